@@ -13,11 +13,11 @@
 //!   (for `λ`), every other request it receives fails. Requests reaching an idle processor fail.
 //!   Several requests may reach a victim at the same instant; one is served and the others fail.
 //! * Work division ([`SplitRule`]):
-//!   - [`SplitRule::Halving`]: the victim keeps `⌊rem/2⌋` of its remaining work `rem` and sends
+//!   - [`SplitRule::Halving`] — the victim keeps `⌊rem/2⌋` of its remaining work `rem` and sends
 //!     `rem − ⌊rem/2⌋`; the steal succeeds iff `⌊rem/2⌋ > 0`. This is what the authors' own
 //!     simulator did and what produced the published data (notes/004.md §1.4, "Ref2016" mode).
 //!     Simultaneous requests are served in arrival (FIFO) order.
-//!   - [`SplitRule::Paper`]: the λ-corrected split of the paper's model (Eqs. 1–2): the victim
+//!   - [`SplitRule::Paper`] — the λ-corrected split of the paper's model (Eqs. 1–2): the victim
 //!     sends `⌊(rem − λ)/2⌋` and keeps the rest, so that both loads are balanced when the work
 //!     lands; the steal fails (threshold ≈ λ) unless at least one unit is sent. Among
 //!     simultaneous requests the victim serves a uniformly random one, as the text says ("He

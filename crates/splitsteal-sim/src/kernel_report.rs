@@ -1,0 +1,247 @@
+//! Paper 002 experiment: every adversary against every yield kind.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::dag::Dag;
+use crate::kernel::{self, Adversary, KernelParams, KernelRun, YieldKind};
+use crate::par::{par_map_runs, run_seed};
+use crate::plot::{self, BoxData};
+use crate::stats;
+
+/// All runs of one (adversary, yield) combination.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelCell {
+    /// Adversary.
+    pub adversary: Adversary,
+    /// Yield kind.
+    pub yield_kind: YieldKind,
+    /// Runs.
+    pub runs: Vec<KernelRun>,
+    /// Runs that finished within `max_rounds`.
+    pub finished: usize,
+    /// Mean rounds.
+    pub mean_rounds: f64,
+    /// Mean processor average.
+    pub mean_pa: f64,
+    /// Mean `T1/P_A + T∞·P/P_A`.
+    pub mean_bound: f64,
+    /// Median of `T / bound` (timed-out runs count with their lower-bound ratio).
+    pub median_ratio: f64,
+    /// Largest `T / bound`.
+    pub max_ratio: f64,
+}
+
+/// The experiment's fixed inputs.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct KernelExperiment {
+    /// Kernel parameters; `adversary` and `yield_kind` are overridden per cell.
+    pub base: KernelParams,
+    /// Depth of the random irregular DAGs.
+    pub dag_depth: u32,
+    /// Fork rate of the random DAGs.
+    pub dag_rate: f64,
+    /// Runs per cell.
+    pub runs: usize,
+    /// Base seed.
+    pub seed: u64,
+}
+
+/// Runs the 3 × 3 grid of adversaries and yields. Run `r` of every cell uses the same random
+/// DAG and the same `p_i` sequence, so cells differ only by adversary and yield.
+pub fn run_grid(e: &KernelExperiment) -> Result<Vec<KernelCell>, String> {
+    e.base.validate()?;
+    if e.runs == 0 {
+        return Err("runs must be at least 1".into());
+    }
+    let dags = par_map_runs(e.runs, |r| {
+        Dag::irregular(
+            e.dag_depth,
+            e.dag_rate,
+            run_seed(e.seed, 0xDA6, r as u64),
+            1 << 24,
+        )
+    });
+    let dags: Vec<Dag> = dags.into_iter().collect::<Result<_, _>>()?;
+    let combos: Vec<(Adversary, YieldKind)> =
+        [Adversary::Benign, Adversary::Oblivious, Adversary::Adaptive]
+            .into_iter()
+            .flat_map(|a| [YieldKind::None, YieldKind::ToRandom, YieldKind::ToAll].map(|y| (a, y)))
+            .collect();
+    let res = par_map_runs(combos.len() * e.runs, |i| {
+        let (c, r) = (i / e.runs, i % e.runs);
+        let p = KernelParams {
+            adversary: combos[c].0,
+            yield_kind: combos[c].1,
+            ..e.base
+        };
+        kernel::simulate(
+            &dags[r],
+            &p,
+            run_seed(e.seed, c as u64, r as u64),
+            run_seed(e.seed, 0x6E7, r as u64),
+        )
+    });
+    let res: Vec<KernelRun> = res.into_iter().collect::<Result<_, _>>()?;
+    let procs = e.base.procs;
+    Ok(combos
+        .iter()
+        .enumerate()
+        .map(|(c, &(adversary, yield_kind))| {
+            let runs: Vec<KernelRun> = res[c * e.runs..(c + 1) * e.runs].to_vec();
+            let ratios: Vec<f64> = runs.iter().map(|r| r.ratio(procs)).collect();
+            let f = |g: &dyn Fn(&KernelRun) -> f64| {
+                stats::mean(&runs.iter().map(g).collect::<Vec<_>>())
+            };
+            KernelCell {
+                adversary,
+                yield_kind,
+                finished: runs.iter().filter(|r| r.finished).count(),
+                mean_rounds: f(&|r| r.rounds as f64),
+                mean_pa: f(&|r| r.pa),
+                mean_bound: f(&|r| r.bound(procs)),
+                median_ratio: stats::median(&ratios),
+                max_ratio: ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                runs,
+            }
+        })
+        .collect())
+}
+
+/// Markdown table of the grid.
+pub fn table(e: &KernelExperiment, cells: &[KernelCell]) -> String {
+    let mut s = String::new();
+    let t1 = stats::mean(
+        &cells[0]
+            .runs
+            .iter()
+            .map(|r| r.t1 as f64)
+            .collect::<Vec<_>>(),
+    );
+    let span = stats::mean(
+        &cells[0]
+            .runs
+            .iter()
+            .map(|r| r.span as f64)
+            .collect::<Vec<_>>(),
+    );
+    let _ = writeln!(
+        s,
+        "P = {}, p_i uniform in [{}, {}], random DAGs: mean T1 = {t1:.0}, mean T∞ = {span:.1}; {} runs per cell, cap {} rounds\n",
+        e.base.procs, e.base.pmin, e.base.pmax, e.runs, e.base.max_rounds
+    );
+    let _ = writeln!(
+        s,
+        "| adversary | yield | finished | mean T (rounds) | mean P_A | mean T1/P_A + T∞·P/P_A | median T/bound | max T/bound |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    for c in cells {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {}/{} | {:.0} | {:.2} | {:.0} | {:.3}{} | {:.3} |",
+            c.adversary,
+            c.yield_kind,
+            c.finished,
+            c.runs.len(),
+            c.mean_rounds,
+            c.mean_pa,
+            c.mean_bound,
+            c.median_ratio,
+            if c.finished < c.runs.len() {
+                " (≥, timeouts)"
+            } else {
+                ""
+            },
+            c.max_ratio
+        );
+    }
+    s
+}
+
+/// Writes `kernel.json`, `kernel.md` and `kernel_ratio.svg` (box plot of `T / bound` per cell).
+pub fn write(
+    out: &Path,
+    e: &KernelExperiment,
+    cells: &[KernelCell],
+) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(out)?;
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        experiment: &'a KernelExperiment,
+        cells: &'a [KernelCell],
+    }
+    let js = out.join("kernel.json");
+    std::fs::write(
+        &js,
+        serde_json::to_string_pretty(&Doc {
+            experiment: e,
+            cells,
+        })?,
+    )?;
+    let md = out.join("kernel.md");
+    std::fs::write(&md, table(e, cells))?;
+    let svg = out.join("kernel_ratio.svg");
+    let boxes: Vec<BoxData> = cells
+        .iter()
+        .map(|c| BoxData {
+            label: format!("{}/{}", c.adversary, c.yield_kind),
+            samples: c
+                .runs
+                .iter()
+                .map(|r| r.ratio(e.base.procs).log10())
+                .collect(),
+        })
+        .collect();
+    plot::box_plot(
+        &svg,
+        &format!(
+            "log10(T / (T1/P_A + T∞·P/P_A)), P = {}, timeouts at cap {}",
+            e.base.procs, e.base.max_rounds
+        ),
+        "adversary / yield",
+        "log10 ratio",
+        &boxes,
+        Some(0.0),
+    )?;
+    Ok(vec![js, md, svg])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_grid() {
+        let e = KernelExperiment {
+            base: KernelParams {
+                procs: 6,
+                pmin: 1,
+                pmax: 3,
+                adversary: Adversary::Benign,
+                yield_kind: YieldKind::None,
+                max_rounds: 5_000,
+            },
+            dag_depth: 50,
+            dag_rate: 0.05,
+            runs: 2,
+            seed: 1,
+        };
+        let cells = run_grid(&e).unwrap();
+        assert_eq!(cells.len(), 9);
+        let get = |a, y| {
+            cells
+                .iter()
+                .find(|c| c.adversary == a && c.yield_kind == y)
+                .unwrap()
+        };
+        assert_eq!(get(Adversary::Adaptive, YieldKind::ToAll).finished, 2);
+        assert_eq!(get(Adversary::Adaptive, YieldKind::None).finished, 0);
+        assert_eq!(get(Adversary::Benign, YieldKind::None).finished, 2);
+        let dir =
+            std::env::temp_dir().join(format!("splitsteal-sim-kernel-{}", std::process::id()));
+        assert_eq!(write(&dir, &e, &cells).unwrap().len(), 3);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

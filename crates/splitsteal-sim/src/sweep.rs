@@ -1,0 +1,390 @@
+//! The paper-004 parameter sweep (notes/004.md §3.2) and its Figure 1.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::latency::{self, LatencyParams, RunResult, SplitRule, Summary};
+use crate::par::{par_map_runs, run_seed};
+use crate::plot::{self, BoxData};
+use crate::stats;
+
+/// A grid of configurations, each simulated `runs` times.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepConfig {
+    /// Values of W.
+    pub works: Vec<u64>,
+    /// Values of p.
+    pub procs: Vec<usize>,
+    /// Values of λ.
+    pub latencies: Vec<u64>,
+    /// Runs per configuration.
+    pub runs: usize,
+    /// Base seed; configuration `c`, run `r` uses `run_seed(seed, c, r)`.
+    pub seed: u64,
+    /// Work-division rule.
+    pub split: SplitRule,
+}
+
+impl SweepConfig {
+    /// The paper's grid: W ∈ {10^5, 10^6, 10^7, 10^8}, p ∈ {32, 64, 128, 256},
+    /// λ ∈ {2, 22, …, 482}, 1000 runs each (400 configurations, 400,000 runs).
+    pub fn paper(split: SplitRule, seed: u64) -> Self {
+        SweepConfig {
+            works: vec![100_000, 1_000_000, 10_000_000, 100_000_000],
+            procs: vec![32, 64, 128, 256],
+            latencies: (0..25).map(|k| 2 + 20 * k).collect(),
+            runs: 1000,
+            seed,
+            split,
+        }
+    }
+
+    /// All configurations in a fixed order (W, then p, then λ).
+    pub fn params(&self) -> Vec<LatencyParams> {
+        let mut v = Vec::new();
+        for &work in &self.works {
+            for &procs in &self.procs {
+                for &latency in &self.latencies {
+                    v.push(LatencyParams {
+                        work,
+                        procs,
+                        latency,
+                        split: self.split,
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    /// Validates every configuration and the run count.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.runs == 0 {
+            return Err("runs must be at least 1".into());
+        }
+        if self.works.is_empty() || self.procs.is_empty() || self.latencies.is_empty() {
+            return Err("the sweep grid must not be empty".into());
+        }
+        for p in self.params() {
+            p.validate()?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs of one configuration.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfigRuns {
+    /// The configuration.
+    pub params: LatencyParams,
+    /// Its runs.
+    pub runs: Vec<RunResult>,
+    /// Their summary.
+    pub summary: Summary,
+}
+
+/// Outcome of a sweep.
+#[derive(Debug, Clone)]
+pub struct SweepResult {
+    /// The grid that was run.
+    pub config: SweepConfig,
+    /// One entry per configuration, in [`SweepConfig::params`] order.
+    pub configs: Vec<ConfigRuns>,
+    /// Wall-clock seconds of the simulation (excluding output).
+    pub seconds: f64,
+}
+
+impl SweepResult {
+    /// Total simulated runs.
+    pub fn total_runs(&self) -> usize {
+        self.configs.iter().map(|c| c.runs.len()).sum()
+    }
+
+    /// Simulated runs per second of wall-clock time.
+    pub fn runs_per_second(&self) -> f64 {
+        self.total_runs() as f64 / self.seconds
+    }
+
+    /// Overhead ratios of every run matching the filter.
+    pub fn ratios(&self, keep: impl Fn(&LatencyParams) -> bool) -> Vec<f64> {
+        self.configs
+            .iter()
+            .filter(|c| keep(&c.params))
+            .flat_map(|c| {
+                c.runs
+                    .iter()
+                    .map(move |r| latency::overhead_ratio(r, &c.params))
+            })
+            .collect()
+    }
+}
+
+/// Runs the whole grid, all runs of all configurations spread over [`par_map_runs`].
+pub fn run_sweep(cfg: &SweepConfig) -> Result<SweepResult, String> {
+    cfg.validate()?;
+    let params = cfg.params();
+    let runs = cfg.runs;
+    let t = Instant::now();
+    // Interleave configurations so that expensive ones (large p, small λ) are spread evenly.
+    let flat = par_map_runs(params.len() * runs, |i| {
+        let (r, c) = (i / params.len(), i % params.len());
+        latency::simulate(&params[c], run_seed(cfg.seed, c as u64, r as u64))
+    });
+    let seconds = t.elapsed().as_secs_f64();
+    let configs = params
+        .iter()
+        .enumerate()
+        .map(|(c, p)| {
+            let rs: Vec<RunResult> = (0..runs).map(|r| flat[r * params.len() + c]).collect();
+            ConfigRuns {
+                params: *p,
+                summary: latency::summarize(p, &rs),
+                runs: rs,
+            }
+        })
+        .collect();
+    Ok(SweepResult {
+        config: cfg.clone(),
+        configs,
+        seconds,
+    })
+}
+
+fn pow10_label(w: u64) -> String {
+    let mut k = 0;
+    let mut x = w;
+    while x >= 10 && x % 10 == 0 {
+        x /= 10;
+        k += 1;
+    }
+    if x == 1 && k > 0 {
+        format!("10^{k}")
+    } else {
+        w.to_string()
+    }
+}
+
+/// Markdown tables of the median overhead ratio: per p (all W and λ pooled), and per (W, p).
+pub fn median_table(res: &SweepResult) -> String {
+    let cfg = &res.config;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Overhead ratio 16.12·λ·log2(W/(2λ)) / (Cmax − W/p), split = {}, {} runs per configuration\n",
+        cfg.split, cfg.runs
+    );
+    let _ = writeln!(
+        s,
+        "| p | runs | median ratio | min ratio | max ratio | γ(p)·4 |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for &p in &cfg.procs {
+        let r = res.ratios(|c| c.procs == p);
+        let f = stats::FiveNumber::of(&r);
+        let _ = writeln!(
+            s,
+            "| {p} | {} | {:.3} | {:.3} | {:.3} | {:.2} |",
+            r.len(),
+            f.median,
+            f.min,
+            f.max,
+            4.0 * latency::gamma(p)
+        );
+    }
+    let _ = writeln!(s, "\nMedian ratio per (W, p), all λ pooled:\n");
+    let _ = write!(s, "| W |");
+    for &p in &cfg.procs {
+        let _ = write!(s, " p = {p} |");
+    }
+    let _ = write!(s, "\n|---|");
+    for _ in &cfg.procs {
+        let _ = write!(s, "---|");
+    }
+    let _ = writeln!(s);
+    for &w in &cfg.works {
+        let _ = write!(s, "| {} |", pow10_label(w));
+        for &p in &cfg.procs {
+            let _ = write!(
+                s,
+                " {:.3} |",
+                stats::median(&res.ratios(|c| c.procs == p && c.work == w))
+            );
+        }
+        let _ = writeln!(s);
+    }
+    s
+}
+
+/// Writes the sweep outputs into `out`: `latency_runs.csv` (one line per run),
+/// `latency_summary.json`, `median_ratios.md`, `figure1_lambda<λ>.svg` (Figure 1 at the
+/// chosen latency, or the grid latency closest to it) and `figure1_all_latencies.svg`.
+/// Returns the paths written.
+pub fn write_outputs(
+    res: &SweepResult,
+    out: &Path,
+    figure_latency: u64,
+) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(out)?;
+    let mut written = Vec::new();
+    let cfg = &res.config;
+
+    let csv = out.join("latency_runs.csv");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&csv)?);
+        writeln!(
+            f,
+            "work,procs,latency,split,run,cmax,requests,successful_steals,overhead,ratio"
+        )?;
+        for c in &res.configs {
+            let p = &c.params;
+            for (i, r) in c.runs.iter().enumerate() {
+                writeln!(
+                    f,
+                    "{},{},{},{},{},{},{},{},{},{:.6}",
+                    p.work,
+                    p.procs,
+                    p.latency,
+                    p.split,
+                    i,
+                    r.cmax,
+                    r.requests,
+                    r.successful_steals,
+                    latency::overhead(r.cmax, p.work, p.procs),
+                    latency::overhead_ratio(r, p)
+                )?;
+            }
+        }
+        f.flush()?;
+    }
+    written.push(csv);
+
+    #[derive(Serialize)]
+    struct Entry<'a> {
+        params: &'a LatencyParams,
+        summary: &'a Summary,
+    }
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        config: &'a SweepConfig,
+        seconds: f64,
+        runs_per_second: f64,
+        configurations: Vec<Entry<'a>>,
+    }
+    let js = out.join("latency_summary.json");
+    std::fs::write(
+        &js,
+        serde_json::to_string_pretty(&Doc {
+            config: cfg,
+            seconds: res.seconds,
+            runs_per_second: res.runs_per_second(),
+            configurations: res
+                .configs
+                .iter()
+                .map(|c| Entry {
+                    params: &c.params,
+                    summary: &c.summary,
+                })
+                .collect(),
+        })?,
+    )?;
+    written.push(js);
+
+    let md = out.join("median_ratios.md");
+    std::fs::write(&md, median_table(res))?;
+    written.push(md);
+
+    let lam = *cfg
+        .latencies
+        .iter()
+        .min_by_key(|&&l| l.abs_diff(figure_latency))
+        .ok_or("empty latency list")?;
+    let mut procs_desc = cfg.procs.clone();
+    procs_desc.sort_unstable_by(|a, b| b.cmp(a));
+    let boxes_for = |keep_lambda: &dyn Fn(u64) -> bool| -> Vec<BoxData> {
+        let mut v = Vec::new();
+        for &w in &cfg.works {
+            for &p in &procs_desc {
+                v.push(BoxData {
+                    label: format!("{},{}", pow10_label(w), p),
+                    samples: res.ratios(|c| c.work == w && c.procs == p && keep_lambda(c.latency)),
+                });
+            }
+        }
+        v
+    };
+    let fig = out.join(format!("figure1_lambda{lam}.svg"));
+    plot::box_plot(
+        &fig,
+        &format!(
+            "Overhead ratio, λ = {lam}, {} runs per box, split = {}",
+            cfg.runs, cfg.split
+        ),
+        "(Work, Processors)",
+        "Overhead ratio",
+        &boxes_for(&|l| l == lam),
+        Some(1.0),
+    )?;
+    written.push(fig);
+    let fig_all = out.join("figure1_all_latencies.svg");
+    plot::box_plot(
+        &fig_all,
+        &format!(
+            "Overhead ratio, all λ pooled ({} runs per box), split = {}",
+            cfg.runs * cfg.latencies.len(),
+            cfg.split
+        ),
+        "(Work, Processors)",
+        "Overhead ratio",
+        &boxes_for(&|_| true),
+        Some(1.0),
+    )?;
+    written.push(fig_all);
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_grid_shape() {
+        let g = SweepConfig::paper(SplitRule::Halving, 1);
+        assert_eq!(g.params().len(), 400);
+        assert_eq!(g.latencies.first(), Some(&2));
+        assert_eq!(g.latencies.last(), Some(&482));
+        assert_eq!(pow10_label(100_000_000), "10^8");
+        assert_eq!(pow10_label(1234), "1234");
+    }
+
+    #[test]
+    fn small_sweep_writes_outputs_and_matches_direct_runs() {
+        let cfg = SweepConfig {
+            works: vec![20_000, 40_000],
+            procs: vec![8, 16],
+            latencies: vec![2, 22],
+            runs: 5,
+            seed: 3,
+            split: SplitRule::Halving,
+        };
+        let res = run_sweep(&cfg).unwrap();
+        assert_eq!(res.total_runs(), 40);
+        // Each configuration equals the stand-alone batch with the same (seed, config index).
+        for (c, cr) in res.configs.iter().enumerate() {
+            let direct = latency::simulate_runs(&cr.params, 5, 3, c as u64);
+            assert_eq!(direct, cr.runs);
+        }
+        let dir = std::env::temp_dir().join(format!("splitsteal-sim-sweep-{}", std::process::id()));
+        let files = write_outputs(&res, &dir, 262).unwrap();
+        assert!(files.iter().any(|f| f.ends_with("figure1_lambda22.svg")));
+        let csv = std::fs::read_to_string(dir.join("latency_runs.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 41);
+        let table = median_table(&res);
+        assert!(table.contains("| 16 |"));
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(run_sweep(&SweepConfig { runs: 0, ..cfg }).is_err());
+    }
+}
