@@ -177,6 +177,16 @@ pub fn run(cmd: SimCommand) -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
+/// Largest `--runs` per configuration (results are kept in memory).
+pub const MAX_RUNS: u64 = 10_000_000;
+
+fn checked_runs(runs: u64) -> Result<usize, String> {
+    if runs > MAX_RUNS {
+        return Err(format!("--runs must be at most {MAX_RUNS}, got {runs}"));
+    }
+    usize::try_from(runs).map_err(|e| e.to_string())
+}
+
 fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
     let params = LatencyParams {
         work: a.work,
@@ -185,7 +195,7 @@ fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
         split: a.split.into(),
     };
     params.validate()?;
-    let runs = usize::try_from(a.runs)?;
+    let runs = checked_runs(a.runs)?;
     let t = Instant::now();
     let rs = latency::simulate_runs(&params, runs, a.seed, 0);
     let secs = t.elapsed().as_secs_f64();
@@ -256,7 +266,7 @@ fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
 
 fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
     let mut cfg = SweepConfig::paper(a.split.into(), a.seed);
-    cfg.runs = usize::try_from(a.runs)?;
+    cfg.runs = checked_runs(a.runs)?;
     if let Some(w) = a.sweep_works {
         cfg.works = w;
     }
@@ -417,7 +427,7 @@ pub struct DagArgs {
     #[arg(long, short = 'p', default_value = "8", value_parser = parse_at_least_one)]
     pub procs: usize,
     /// Fork-spans of the regular panel (comma separated, ≤ 26).
-    #[arg(long, value_delimiter = ',', default_value = "4,6,8,10,12,14,16,18,20", value_parser = parse_depth)]
+    #[arg(long, value_delimiter = ',', default_value = "4,6,8,10,12,14,16,18,20,22", value_parser = parse_depth)]
     pub depths: Vec<u32>,
     /// Total depths of the irregular panel (comma separated).
     #[arg(long, value_delimiter = ',', default_value = "50,100,150,200,250", value_parser = parse_depth)]

@@ -21,7 +21,7 @@
 //!     sends `⌊(rem − λ)/2⌋` and keeps the rest, so that both loads are balanced when the work
 //!     lands; the steal fails (threshold ≈ λ) unless at least one unit is sent. Among
 //!     simultaneous requests the victim serves a uniformly random one, as the text says ("He
-//!     deals [with] a random thief and send[s] a negative response to the remaining thieves").
+//!     deals \[with\] a random thief and send\[s\] a negative response to the remaining thieves").
 //! * The makespan `Cmax` is the time at which the last unit of work completes.
 //!
 //! # Implementation

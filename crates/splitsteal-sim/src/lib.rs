@@ -1,4 +1,83 @@
-//! The simulators of papers 000, 002 and 004 (issue 7). Documentation to come.
+//! # splitsteal-sim: the simulators of papers 000, 002 and 004 (issue 7)
+//!
+//! Three of the papers behind splitsteal argue with analysis and simulation at scales a small
+//! machine cannot reach on real threads. This crate simulates them, fast enough to run the
+//! papers' full sweeps, with independent runs spread over threads by [`par::par_map_runs`]
+//! (every run is seeded from `(seed, configuration, run index)`, so results do not depend on
+//! the number of threads). Everything is driven by `splitsteal sim ...` ([`cli`]); the same
+//! commands are available without building the rest of the workspace through
+//! `cargo run --release -p splitsteal-sim --example sim -- <command> ...`.
+//!
+//! ## `sim latency`: work stealing with latency (paper 004, [`latency`], [`sweep`])
+//!
+//! Discrete-event simulation of work stealing on a bag of `W` unit tasks, `p` processors and
+//! one-way latency `λ` (notes/004.md §1, §5): a steal request arrives after `λ` and its answer
+//! (work or failure) after another `λ`; a victim sends to one thief at a time; victims are
+//! uniform among the other processors. `--split halving` is the authors' simulator (victim keeps
+//! `⌊rem/2⌋`), `--split paper` the λ-corrected split of the model (victim sends
+//! `⌊(rem − λ)/2⌋`, random winner among simultaneous requests). Each run reports `Cmax`, the
+//! number of requests `R` and of successful steals; the summary gives the overhead
+//! `Cmax − W/p` and the overhead ratio `16.12·λ·log2(W/(2λ)) / (Cmax − W/p)` of the
+//! reconstructed bound `E[Cmax] ≤ W/p + 4γ(p)·λ·log2(W/(2λ))`, `4γ(∞) = 16.119`
+//! ([`latency::gamma`]).
+//!
+//! Flags: `--work W --procs p --latency λ --runs N --seed S --split halving|paper --json`.
+//! With `--sweep` it runs the paper's grid (W = 10^5..10^8, p = 32..256,
+//! λ = 2, 22, …, 482, `--runs` each, default 1000; `--sweep-works/--sweep-procs/--sweep-latencies`
+//! override the grid) and writes to `--out DIR` (default `sim-report/`): `latency_runs.csv`
+//! (every run), `latency_summary.json`, `median_ratios.md` (median ratio per p and per
+//! (W, p)), `figure1_lambda262.svg` (the paper's Figure 1: ratio box plots per (W, p) at
+//! `--figure-latency`, default 262) and `figure1_all_latencies.svg`.
+//! The event loop keeps messages in a FIFO ring (they all travel exactly `λ`) and only chunk
+//! completions in a heap, and allocates nothing; the full 400,000-run grid takes about a
+//! minute of CPU time in release mode (`examples/latency_speed.rs` reports runs/s).
+//!
+//! `sim calibrate --work W --latency λ --efficiency e [--runs N]` answers notes/004.md §4: the
+//! largest `p` keeping `(W/p)/Cmax ≥ e`, by the bound, by the authors' fit
+//! `3.4·λ·log2(W/(2λ)) + 3λ`, and by bisection on simulated runs.
+//!
+//! ```text
+//! splitsteal sim latency --work 1e6 --procs 64 --latency 262 --runs 1000 --split paper --json
+//! splitsteal sim latency --sweep --out sim-report
+//! splitsteal sim calibrate --work 1e6 --latency 262 --efficiency 0.5
+//! ```
+//!
+//! ## `sim dag`: synchronization of CWS vs LCWS (paper 000, Figure 2; [`dag`], [`dag_report`])
+//!
+//! `P` processors step in unit time on fork-join DAGs: complete binary fork trees of a given
+//! fork-span (regular) and DAGs whose fork spacing is exponential with rate 0.05 (irregular).
+//! Classical work stealing on ABP deques is compared with Low-Cost Work Stealing on split
+//! deques (Algorithms 1 and 2 of paper 000), counting CAS, fences, notifications, exposures and
+//! steal attempts. Three panels: against fork-span, against irregular depth, and against `P`
+//! (`--panel all|regular|irregular|procs`, `--procs`, `--depths`, `--irregular-depths`,
+//! `--rate`, `--procs-list`, `--procs-depth`, `--runs`, `--seed`, `--out`, `--json`). CWS
+//! synchronization grows with the work `T1`, LCWS with `P·T∞`, and LCWS at `P = 1` performs
+//! none.
+//!
+//! ```text
+//! splitsteal sim dag --procs 8 --depths 4,8,12,16,20 --runs 5 --out sim-report
+//! ```
+//!
+//! ## `sim kernel`: multiprogrammed kernels and yields (paper 002; [`kernel`], [`kernel_report`])
+//!
+//! `P` processes run the ABP work stealer while a kernel schedules `p_i` of them per round
+//! (`p_i` uniform in `[--pmin, --pmax]`), as a benign (random), oblivious (precommitted; never
+//! picks process 0, which holds the root) or adaptive (starves processes holding work)
+//! adversary; thieves call no yield, `yieldToRandom` or `yieldToAll` between steal attempts.
+//! Random irregular DAGs with exactly computed `T1` and `T∞` (`--depth`, `--rate`). Every
+//! adversary × yield cell reports the rounds `T`, the processor average `P_A`, and
+//! `T / (T1/P_A + T∞·P/P_A)`; runs that exceed `--max-rounds` count as timeouts. The adaptive
+//! (and the oblivious) adversary defeats the no-yield scheduler; `yieldToAll` restores the bound.
+//!
+//! ```text
+//! splitsteal sim kernel --procs 16 --pmin 1 --pmax 8 --runs 20 --out sim-report
+//! ```
+//!
+//! Run-level parallelism: [`par::par_map_runs`] is the only place that spreads runs over
+//! threads (a `std::thread::scope` today, to be switched to splitsteal's own pool).
+
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod dag;
 pub mod dag_report;

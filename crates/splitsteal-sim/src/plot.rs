@@ -72,7 +72,7 @@ pub fn box_plot(
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
         .margin(12)
-        .x_label_area_size(70)
+        .x_label_area_size(100)
         .y_label_area_size(60)
         .build_cartesian_2d(-0.6f64..(n as f64 - 0.4), (y_min - pad)..(y_max + pad))?;
     chart
