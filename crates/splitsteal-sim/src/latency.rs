@@ -646,6 +646,28 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+        /// Work conservation and both makespan inequalities hold for arbitrary small inputs.
+        #[test]
+        fn invariants_hold_for_random_parameters(
+            w in 1u64..60_000,
+            p in 2usize..80,
+            l in 1u64..120,
+            paper in proptest::bool::ANY,
+            seed in proptest::num::u64::ANY,
+        ) {
+            let split = if paper { SplitRule::Paper } else { SplitRule::Halving };
+            let pr = params(w, p, l, split);
+            let r = LatencySim::new().run(&pr, seed);
+            check_invariants(&pr, &r);
+            // The same simulator object reused gives the same answer (no state leaks).
+            let mut sim = LatencySim::new();
+            sim.run(&params(w / 2 + 1, p + 3, l + 1, split), seed ^ 1);
+            proptest::prop_assert_eq!(sim.run(&pr, seed), r);
+        }
+    }
+
     #[test]
     fn single_chunk_too_small_to_split_runs_alone() {
         // W = 1 cannot be split by either rule: processor 0 runs it, every request fails.

@@ -1,0 +1,2 @@
+//! The benchmark suite (issue 6).
+pub mod cli;

@@ -1,0 +1,39 @@
+//! The `splitsteal` binary: the benchmark suite and the simulators.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// splitsteal: work-stealing schedulers measured on real hardware and in simulation.
+#[derive(Parser, Debug)]
+#[command(name = "splitsteal", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the benchmark suite (every policy, rayon and chili, side by side).
+    Bench(splitsteal_bench::cli::BenchArgs),
+    /// Run one of the simulators of papers 000, 002 and 004.
+    Sim {
+        #[command(subcommand)]
+        command: splitsteal_sim::cli::SimCommand,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Bench(args) => splitsteal_bench::cli::run(args),
+        Command::Sim { command } => splitsteal_sim::cli::run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Work-stealing deques, one per file, all behind one owner/thief interface.
+//!
+//! | deque | paper | owner push / pop | thief |
+//! |---|---|---|---|
+//! | [`Locked`] | 001 §3.2.1 (baseline) | mutex | mutex |
+//! | [`Abp`] | 002 Fig. 5 | no sync / StoreLoad fence | fence + CAS |
+//! | [`ChaseLev`] | 001 §3.3.2 | no sync / StoreLoad fence | fence + CAS |
+//! | [`Split`] | 000 Alg. 2, 003 Listing 2 | **no sync** (private part) | fence + CAS (public part) |
+//!
+//! Every deque has two handles:
+//! - the **owner** handle ([`Owner`]) is `Send` but neither `Sync` nor `Clone`: exactly one
+//!   thread pushes and pops at the bottom;
+//! - the **thief** handle ([`Stealer`]) is `Send + Sync + Clone`: any number of threads
+//!   steal from the top.
+//!
+//! Tasks are pointer-sized ([`Task`]): the runtime stores `NonNull` job pointers; tests use
+//! [`NonZeroUsize`](std::num::NonZeroUsize).
+//!
+//! Every CAS, other read-modify-write and `SeqCst` fence a deque executes is counted in
+//! the executing thread's [`SyncCounts`](crate::stats::SyncCounts), split by side (owner or
+//! thief); see [`crate::stats`].
+
+use std::fmt;
+use std::num::NonZeroUsize;
+use std::ptr::NonNull;
+
+// (classic deques: being written)
+// mod abp;
+// mod chase_lev;
+// mod locked;
+mod split;
+
+// pub use abp::{Abp, AbpStealer};
+// pub use chase_lev::{ChaseLev, ChaseLevStealer};
+// pub use locked::{Locked, LockedStealer};
+pub use split::{Exposure, SignalExposer, Split, SplitStealer};
+
+/// A value a deque can hold: pointer-sized and never null.
+///
+/// # Safety
+/// `from_raw(into_raw(t))` must return `t`, and a value must stay valid when it is moved
+/// to another thread (the deques hand tasks across threads).
+pub unsafe trait Task: Copy {
+    /// The task as a non-null pointer.
+    fn into_raw(self) -> NonNull<()>;
+    /// Rebuilds the task from [`Task::into_raw`]'s result.
+    ///
+    /// # Safety
+    /// `raw` must come from `into_raw` of a value of this type.
+    unsafe fn from_raw(raw: NonNull<()>) -> Self;
+}
+
+// SAFETY: a pointer round-trips through `cast`; moving a pointer value between threads
+// is harmless by itself (dereferencing it is the caller's responsibility).
+unsafe impl<T> Task for NonNull<T> {
+    #[inline(always)]
+    fn into_raw(self) -> NonNull<()> {
+        self.cast()
+    }
+    #[inline(always)]
+    unsafe fn from_raw(raw: NonNull<()>) -> Self {
+        raw.cast()
+    }
+}
+
+// SAFETY: an integer round-trips through a provenance-free pointer; plain data.
+unsafe impl Task for NonZeroUsize {
+    #[inline(always)]
+    fn into_raw(self) -> NonNull<()> {
+        // SAFETY: `self` is non-zero, so the pointer is non-null.
+        unsafe { NonNull::new_unchecked(std::ptr::without_provenance_mut(self.get())) }
+    }
+    #[inline(always)]
+    unsafe fn from_raw(raw: NonNull<()>) -> Self {
+        // SAFETY: `raw` is non-null, so its address is non-zero.
+        unsafe { NonZeroUsize::new_unchecked(raw.as_ptr().addr()) }
+    }
+}
+
+/// The outcome of a steal attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Steal<T> {
+    /// The deque (for [`Split`]: its public part and its private part) was empty.
+    Empty,
+    /// Lost a race with the owner or another thief; the deque state is unchanged by this
+    /// attempt (ABP's relaxed semantics: someone else removed the top task meanwhile).
+    Abort,
+    /// [`Split`] only: the public part is empty but the owner has private work; the thief
+    /// should ask the owner to expose some (LCWS notification).
+    PrivateWork,
+    /// Took the topmost (oldest) task.
+    Success(T),
+}
+
+impl<T> Steal<T> {
+    /// The stolen task, if any.
+    pub fn success(self) -> Option<T> {
+        match self {
+            Steal::Success(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// A push into a bounded deque that is full; the task is handed back, never lost.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Full<T>(pub T);
+
+impl<T> fmt::Debug for Full<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Full(..)")
+    }
+}
+
+impl<T> fmt::Display for Full<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the deque is full; the task was not pushed")
+    }
+}
+
+impl<T> std::error::Error for Full<T> {}
+
+/// The owner's handle: push and pop at the bottom. `Send`, not `Sync`, not `Clone`.
+pub trait Owner<T: Task>: Send + Sized {
+    /// The thief handle type of this deque.
+    type Stealer: Stealer<T>;
+
+    /// A new empty deque. `capacity` is the fixed size of bounded deques, the initial
+    /// size of growable ones (rounded up to a power of two where the deque needs it).
+    fn with_capacity(capacity: usize) -> Self;
+
+    /// A thief handle for this deque.
+    fn stealer(&self) -> Self::Stealer;
+
+    /// Pushes a task at the bottom; a bounded deque that is full returns it in [`Full`].
+    fn push(&mut self, task: T) -> Result<(), Full<T>>;
+
+    /// Pops the newest task at the bottom (for [`Split`]: from the private part, else from
+    /// the public part).
+    fn pop(&mut self) -> Option<T>;
+
+    /// Number of tasks held, as seen by the owner (exact when no thief is active).
+    fn len(&self) -> usize;
+
+    /// Whether [`Owner::len`] is zero.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The thieves' handle: steal at the top. `Send + Sync + Clone`.
+pub trait Stealer<T: Task>: Send + Sync + Clone {
+    /// Attempts to take the oldest task. Never blocks (except [`Locked`], by design) and
+    /// never retries: a lost race returns [`Steal::Abort`].
+    fn steal(&self) -> Steal<T>;
+
+    /// Whether the deque looked empty (to thieves) at some moment during the call.
+    fn is_empty(&self) -> bool;
+}

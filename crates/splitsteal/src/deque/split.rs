@@ -1,0 +1,739 @@
+//! The LCWS split deque (000 Algorithm 2, 003 Listing 2).
+//!
+//! ```text
+//! index:  0 ... top ........... public_bot ............ bot ........ capacity
+//!              [ public part: stolen  ][ private part: owner only ][ free ]
+//!                 with a CAS on `age`     plain loads and stores
+//! ```
+//!
+//! - The **private part** `[public_bot, bot)` is the owner's call stack: [`Split::push`]
+//!   and [`Split::pop_private`] use relaxed loads and stores only: no CAS, no fence, no
+//!   read-modify-write (000 Lemmas 1 and 2).
+//! - The **public part** `[top, public_bot)` is an ABP deque whose bottom is `public_bot`:
+//!   thieves take its top with a CAS on `age = {tag, top}`; the owner takes its bottom with
+//!   [`Split::pop_public_bottom`] once the private part is empty (a fence, and a CAS for the
+//!   last task, as ABP's `popBottom`).
+//! - Work becomes stealable only by **exposure**: moving the *oldest* private tasks (those
+//!   next to the public part) into the public part by raising `public_bot`
+//!   ([`Exposure::One`], [`Exposure::Conservative`], [`Exposure::Half`]). A thief that finds
+//!   the public part empty but private work present gets [`Steal::PrivateWork`] and asks
+//!   the owner to expose (a polled flag or a signal: the runtime's business).
+//!
+//! # Exposure from a signal handler
+//!
+//! 003's signal-based LCWS exposes inside a signal handler that interrupts the owner
+//! between *any* two of its instructions ([`SignalExposer`]). The handler reads `bot` and
+//! `public_bot` and, if `public_bot < bot`, raises `public_bot`. Three rules make that safe,
+//! each enforced with a `compiler_fence` (a signal fence: it orders the owner's accesses
+//! against a handler running on the same thread, and costs nothing at run time):
+//!
+//! 1. **push** writes the slot *before* raising `bot`, so a handler never exposes a slot
+//!    that has not been written.
+//! 2. **pop_private** lowers `bot` *before* reading `public_bot` (003's fix of the race on the
+//!    last private task). A handler that runs before the `bot` store may still expose the
+//!    task being popped, but then the owner reads the raised `public_bot`, sees the task is
+//!    public and backs off; a handler that runs after the store sees the task outside
+//!    `[public_bot, bot)` and cannot expose it.
+//! 3. **pop_public_bottom** lowers `bot` to the new `public_bot` *before* lowering
+//!    `public_bot`, and resets `bot` before `public_bot`, so during the whole operation
+//!    `bot <= public_bot` and a handler finds nothing private to expose.
+//!
+//! Deviation from 003, on purpose: when the private part is empty, `pop_private` restores
+//! `bot` at once instead of leaving it one below `public_bot` for `pop_public_bottom` to
+//! repair. During the restore `bot` is `public_bot - 1` then `public_bot`, so a handler
+//! still sees no private work; the deque is left unchanged by a failed pop, which keeps
+//! `pop_private` usable on its own.
+//!
+//! # Memory orderings (C11/Rust, not only x86-TSO)
+//!
+//! - Slot and `bot` accesses are relaxed: only the owner writes them; thieves read a slot
+//!   only after an Acquire load of `public_bot` that covers it.
+//! - Every store to `public_bot` is Release: it publishes the slots below it.
+//! - `pop_public_bottom` fences (`SeqCst`) between its `public_bot` store and its `age`
+//!   load (ABP's StoreLoad fence); a thief fences between its `age` load and its
+//!   `public_bot` load (the Lê et al. pattern), but only once it has seen a non-empty public
+//!   part, so failing attempts on empty deques execute no fence.
+//! - Resets store `public_bot = 0` before publishing the new tag with a Release store or
+//!   the CAS, and thieves load `age` with Acquire, so a thief that sees the new tag sees
+//!   the reset bottom (this replaces 003's trailing fence).
+//!
+//! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`. The
+//! array is fixed; a push at `capacity` returns [`Full`] with the task.
+
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use crossbeam_utils::CachePadded;
+
+use super::{Full, Owner, Steal, Stealer, Task};
+use crate::stats::{count_cas, seq_cst_fence, Side};
+use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+
+/// How many private tasks one exposure request moves to the public part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Exposure {
+    /// The oldest private task (000's `UPDATEBOTTOM`, 003 "Signal").
+    #[default]
+    One,
+    /// The oldest private task, but never the last one (003 "Cons").
+    Conservative,
+    /// ⌈r/2⌉ of the r private tasks, oldest first (003 "Half").
+    Half,
+}
+
+impl Exposure {
+    /// How many of `private` tasks this rule exposes.
+    #[inline]
+    pub fn count(self, private: usize) -> usize {
+        match self {
+            Exposure::One => private.min(1),
+            Exposure::Conservative => usize::from(private >= 2),
+            // ⌈r/2⌉: round-half-up of r/2, as `std::round` in 003 (r = 1 and 2 give 1).
+            Exposure::Half => private.div_ceil(2),
+        }
+    }
+}
+
+/// `age = {tag, top}` in one word: `top` in the low 32 bits, the ABA `tag` in the high 32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Age {
+    tag: u32,
+    top: u32,
+}
+
+impl Age {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        (u64::from(self.tag) << 32) | u64::from(self.top)
+    }
+
+    #[inline(always)]
+    fn unpack(word: u64) -> Age {
+        Age {
+            tag: (word >> 32) as u32,
+            top: word as u32,
+        }
+    }
+}
+
+/// The state shared by the owner, the thieves and a signal handler.
+struct Inner {
+    /// `{tag, top}`: written by thieves (CAS) and by the owner on resets.
+    age: CachePadded<AtomicU64>,
+    /// The split point: the owner writes it, thieves read it.
+    public_bot: CachePadded<AtomicUsize>,
+    /// One past the newest private task. Written by the owner only (and read by thieves
+    /// only to tell [`Steal::PrivateWork`] from [`Steal::Empty`]), so it gets its own line.
+    bot: CachePadded<AtomicUsize>,
+    slots: Box<[AtomicPtr<()>]>,
+}
+
+impl Inner {
+    fn new(capacity: usize) -> Inner {
+        assert!(
+            capacity <= u32::MAX as usize,
+            "split deque capacity {capacity} does not fit the 32-bit top index"
+        );
+        Inner {
+            age: CachePadded::new(AtomicU64::new(0)),
+            public_bot: CachePadded::new(AtomicUsize::new(0)),
+            bot: CachePadded::new(AtomicUsize::new(0)),
+            slots: (0..capacity)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &AtomicPtr<()> {
+        // `i < capacity` is checked by every caller; the bounds check is kept in debug.
+        debug_assert!(i < self.slots.len());
+        // SAFETY: callers pass indices below `bot <= capacity` or below `public_bot <= bot`.
+        unsafe { self.slots.get_unchecked(i) }
+    }
+
+    /// Moves `how.count(r)` of the r private tasks to the public part. Runs on the owner's
+    /// thread only: between owner operations, or in a signal handler that interrupted one
+    /// (see the module doc for why every interruption point is safe).
+    #[inline]
+    fn expose(&self, how: Exposure) -> usize {
+        // Relaxed: `bot` and `public_bot` are written only by this thread (the interrupted
+        // owner); the owner's compiler fences order its writes against this handler.
+        let bot = self.bot.load(Ordering::Relaxed);
+        let public_bot = self.public_bot.load(Ordering::Relaxed);
+        if bot <= public_bot {
+            return 0;
+        }
+        let n = how.count(bot - public_bot);
+        if n > 0 {
+            // Release: publishes the slots written by `push` before `bot` was raised over
+            // them (same hardware thread, kept in program order by push's compiler fence).
+            self.public_bot.store(public_bot + n, Ordering::Release);
+        }
+        n
+    }
+}
+
+/// The owner's handle of a split deque: `Send`, not `Sync`, not `Clone`.
+///
+/// ```
+/// use splitsteal::deque::{Exposure, Owner, Split, Steal, Stealer};
+/// use std::num::NonZeroUsize;
+///
+/// let task = |i| NonZeroUsize::new(i).unwrap();
+/// let mut owner: Split<NonZeroUsize> = Split::with_capacity(16);
+/// let thief = owner.stealer();
+/// owner.push(task(1)).unwrap();
+/// owner.push(task(2)).unwrap();
+/// // Private work is invisible to thieves until the owner exposes it...
+/// assert_eq!(thief.steal(), Steal::PrivateWork);
+/// assert_eq!(owner.expose(Exposure::One), 1);
+/// // ...and then the oldest task is stolen.
+/// assert_eq!(thief.steal(), Steal::Success(task(1)));
+/// assert_eq!(owner.pop(), Some(task(2)));
+/// assert_eq!(thief.steal(), Steal::Empty);
+/// ```
+///
+/// The owner handle is not `Sync`:
+/// ```compile_fail
+/// fn sync<T: Sync>() {}
+/// sync::<splitsteal::deque::Split<std::num::NonZeroUsize>>();
+/// ```
+/// nor `Clone`:
+/// ```compile_fail
+/// fn clone<T: Clone>() {}
+/// clone::<splitsteal::deque::Split<std::num::NonZeroUsize>>();
+/// ```
+pub struct Split<T: Task> {
+    inner: Arc<Inner>,
+    /// `Cell` makes the handle `!Sync`; `fn() -> T` keeps it `Send` for every task type.
+    _marker: PhantomData<(Cell<()>, fn() -> T)>,
+}
+
+/// A thief's handle of a split deque: `Send + Sync + Clone`.
+pub struct SplitStealer<T: Task> {
+    inner: Arc<Inner>,
+    _marker: PhantomData<fn() -> T>,
+}
+
+impl<T: Task> Clone for SplitStealer<T> {
+    fn clone(&self) -> Self {
+        SplitStealer {
+            inner: self.inner.clone(),
+            _marker: PhantomData,
+        }
+    }
+}
+
+/// A raw handle that exposes private tasks of one split deque from a signal handler.
+///
+/// It holds no reference count (a handler must not touch an `Arc`), so its user keeps the
+/// deque alive and calls [`SignalExposer::expose`] only on the owner's thread.
+#[derive(Debug, Clone, Copy)]
+pub struct SignalExposer {
+    inner: NonNull<()>,
+}
+
+// SAFETY: a plain address; all use goes through the unsafe `expose`, whose contract
+// (owner thread, deque alive) is what makes the access sound.
+unsafe impl Send for SignalExposer {}
+// SAFETY: as above.
+unsafe impl Sync for SignalExposer {}
+
+impl SignalExposer {
+    /// Exposes private tasks as [`Split::expose`] does and returns how many. It executes
+    /// no CAS, no fence and no read-modify-write, allocates nothing and takes no lock, so
+    /// it is async-signal-safe.
+    ///
+    /// # Safety
+    /// The deque this handle came from must be alive, and the call must run on the
+    /// owner's thread: either between the owner's deque operations or in a signal handler
+    /// that interrupted that thread.
+    #[inline]
+    pub unsafe fn expose(&self, how: Exposure) -> usize {
+        // SAFETY: the caller keeps the deque (and so `Inner`) alive.
+        let inner = unsafe { self.inner.cast::<Inner>().as_ref() };
+        inner.expose(how)
+    }
+}
+
+impl<T: Task> Split<T> {
+    /// The deque's fixed capacity.
+    pub fn capacity(&self) -> usize {
+        self.inner.slots.len()
+    }
+
+    /// Pops the newest private task: relaxed loads and stores only. `None` when the private
+    /// part is empty (000's `RACE`); then [`Split::pop_public_bottom`] may still find work.
+    #[inline(always)]
+    pub fn pop_private(&mut self) -> Option<T> {
+        let inner = &*self.inner;
+        // Relaxed: `bot` is written only by this thread.
+        let bot = inner.bot.load(Ordering::Relaxed);
+        if bot == 0 {
+            return None;
+        }
+        let new_bot = bot - 1;
+        // Relaxed: single writer. Lowered *before* reading `public_bot` (003's fix): from
+        // here on a signal handler cannot expose slot `new_bot`.
+        inner.bot.store(new_bot, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Relaxed: written by this thread (or a handler on it); thieves never write it.
+        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        if new_bot < public_bot {
+            // The private part was empty (or a handler just exposed its last task): undo.
+            // While `bot` is `public_bot - 1` or `public_bot`, a handler sees no private work.
+            inner.bot.store(bot, Ordering::Relaxed);
+            return None;
+        }
+        // Relaxed: the slot was written by this thread in `push`.
+        let raw = inner.slot(new_bot).load(Ordering::Relaxed);
+        // SAFETY: slots below `bot` hold values stored by `push` (never null).
+        Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
+    }
+
+    /// Pops the bottom task of the public part, racing thieves for the last one (ABP's
+    /// `popBottom` on `public_bot`). Call it only when the private part is empty; `None`
+    /// when the public part is empty too. Executes nothing synchronizing if no task was
+    /// exposed since the last reset.
+    pub fn pop_public_bottom(&mut self) -> Option<T> {
+        let inner = &*self.inner;
+        // Relaxed: the owner is the only writer of `public_bot` and `bot`.
+        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        if public_bot == 0 {
+            return None;
+        }
+        debug_assert_eq!(
+            inner.bot.load(Ordering::Relaxed),
+            public_bot,
+            "pop_public_bottom with a non-empty private part"
+        );
+        let new_bot = public_bot - 1;
+        // Rule 3 of the module doc: `bot` drops first, so `bot <= public_bot` throughout and
+        // a signal handler finds no private work to expose. Relaxed: single writer.
+        inner.bot.store(new_bot, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Release: any thief that reads this value also sees the slots below it.
+        inner.public_bot.store(new_bot, Ordering::Release);
+        // StoreLoad: thieves must see the lowered bottom before we read `top`, or both sides
+        // could take slot `new_bot` (ABP popBottom's fence).
+        seq_cst_fence(Side::Owner);
+        // Relaxed: the slot was written by this thread.
+        let raw = inner.slot(new_bot).load(Ordering::Relaxed);
+        // Relaxed: ordered after the fence above, which is what the race argument needs.
+        let old = Age::unpack(inner.age.load(Ordering::Relaxed));
+        let top = old.top as usize;
+        if new_bot > top {
+            // Another public task sits above ours: no thief can reach slot `new_bot`.
+            // SAFETY: slots below `public_bot` hold pushed values.
+            return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
+        }
+        // The public part is now empty: reset the indices to 0 under a new tag so that a
+        // thief holding the old `age` fails its CAS (ABA). `bot` first (rule 3).
+        inner.bot.store(0, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Release: ordered before the new tag is published below.
+        inner.public_bot.store(0, Ordering::Release);
+        let new_age = Age {
+            tag: old.tag.wrapping_add(1),
+            top: 0,
+        }
+        .pack();
+        if new_bot == top {
+            // One task left: race the thieves for it.
+            count_cas(Side::Owner);
+            // SeqCst on success: orders with the thieves' CAS and publishes the reset
+            // bottom (release); Relaxed on failure: the value is not used.
+            if inner
+                .age
+                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+            {
+                // SAFETY: we won the last task; its slot holds a pushed value.
+                return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
+            }
+        }
+        // A thief took the last task (or all were gone already). Release: a thief that
+        // reads the new tag also reads `public_bot == 0`.
+        inner.age.store(new_age, Ordering::Release);
+        None
+    }
+
+    /// Moves private tasks to the public part per `how` (oldest first) and returns how
+    /// many; no CAS, no fence, no read-modify-write.
+    #[inline]
+    pub fn expose(&mut self, how: Exposure) -> usize {
+        self.inner.expose(how)
+    }
+
+    /// A raw exposure handle for a signal handler running on this owner's thread.
+    pub fn signal_exposer(&self) -> SignalExposer {
+        SignalExposer {
+            inner: NonNull::from(&*self.inner).cast(),
+        }
+    }
+
+    /// Tasks in the private part.
+    pub fn private_len(&self) -> usize {
+        // Relaxed: both written by this thread.
+        let bot = self.inner.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        bot.saturating_sub(public_bot)
+    }
+
+    /// Tasks in the public part (a snapshot: thieves may be taking them).
+    pub fn public_len(&self) -> usize {
+        // Relaxed: a snapshot for the owner's information only.
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top as usize;
+        public_bot.saturating_sub(top)
+    }
+}
+
+impl<T: Task> Owner<T> for Split<T> {
+    type Stealer = SplitStealer<T>;
+
+    fn with_capacity(capacity: usize) -> Self {
+        Split {
+            inner: Arc::new(Inner::new(capacity)),
+            _marker: PhantomData,
+        }
+    }
+
+    fn stealer(&self) -> SplitStealer<T> {
+        SplitStealer {
+            inner: self.inner.clone(),
+            _marker: PhantomData,
+        }
+    }
+
+    /// Pushes at the bottom of the private part: relaxed stores only.
+    #[inline(always)]
+    fn push(&mut self, task: T) -> Result<(), Full<T>> {
+        let inner = &*self.inner;
+        // Relaxed: `bot` is written only by this thread.
+        let bot = inner.bot.load(Ordering::Relaxed);
+        if bot == inner.slots.len() {
+            return Err(Full(task));
+        }
+        // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
+        // raised over it by a Release store that follows this write.
+        inner.slot(bot).store(task.into_raw().as_ptr(), Ordering::Relaxed);
+        // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
+        compiler_fence(Ordering::SeqCst);
+        // Relaxed: single writer.
+        inner.bot.store(bot + 1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The private part's newest task, else the public part's bottom task.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        match self.pop_private() {
+            Some(task) => Some(task),
+            None => self.pop_public_bottom(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.private_len() + self.public_len()
+    }
+}
+
+impl<T: Task> SplitStealer<T> {
+    /// Tasks in the owner's private part, as this thief sees them (a racy hint; 003's
+    /// `has_two_tasks` for the conservative variant).
+    pub fn private_len(&self) -> usize {
+        // Relaxed: a heuristic snapshot; nothing is read through it.
+        let bot = self.inner.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        bot.saturating_sub(public_bot)
+    }
+
+    #[inline]
+    fn empty_public_part(&self, public_bot: usize) -> Steal<T> {
+        // Relaxed: only tells the thief whether asking for an exposure is worthwhile
+        // (003 Listing 2 line 46, with its branches corrected: private work when
+        // `public_bot < bot`, EMPTY otherwise).
+        if public_bot < self.inner.bot.load(Ordering::Relaxed) {
+            Steal::PrivateWork
+        } else {
+            Steal::Empty
+        }
+    }
+}
+
+impl<T: Task> Stealer<T> for SplitStealer<T> {
+    /// ABP's `popTop` on the public part; [`Steal::PrivateWork`] when only private work exists.
+    fn steal(&self) -> Steal<T> {
+        let inner = &*self.inner;
+        // Acquire: pairs with the owner's Release publication of a reset (tag) so the
+        // `public_bot` read below is at least as new as that reset.
+        let old = Age::unpack(inner.age.load(Ordering::Acquire));
+        // Acquire: slots below the value read are visible.
+        let public_bot = inner.public_bot.load(Ordering::Acquire);
+        if public_bot <= old.top as usize {
+            // Looks empty: report it without paying for a fence.
+            return self.empty_public_part(public_bot);
+        }
+        // The public part looks non-empty. Fence, then re-read the bottom: if our CAS will
+        // come after the owner's fence in `pop_public_bottom`, this read sees its lowered
+        // bottom, so we cannot both take the last slot (Lê et al.'s steal fence).
+        seq_cst_fence(Side::Thief);
+        // Acquire: as above.
+        let public_bot = inner.public_bot.load(Ordering::Acquire);
+        let top = old.top as usize;
+        if public_bot <= top {
+            return self.empty_public_part(public_bot);
+        }
+        // Relaxed: covered by the Acquire of `public_bot`; speculative, used only if the
+        // CAS proves no reset and no other removal happened since `age` was read.
+        let raw = inner.slot(top).load(Ordering::Relaxed);
+        let new_age = Age {
+            tag: old.tag,
+            top: old.top + 1,
+        };
+        count_cas(Side::Thief);
+        // SeqCst: the linearization point, totally ordered with the owner's fence and CAS.
+        match inner.age.compare_exchange(
+            old.pack(),
+            new_age.pack(),
+            Ordering::SeqCst,
+            Ordering::Relaxed,
+        ) {
+            // SAFETY: the CAS succeeded, so slot `top` held a pushed, exposed task.
+            Ok(_) => Steal::Success(unsafe { T::from_raw(NonNull::new_unchecked(raw)) }),
+            Err(_) => Steal::Abort,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        // Acquire/Relaxed: a snapshot.
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let bot = self.inner.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        bot.max(public_bot) <= top
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::stats::SyncCounts;
+    use std::num::NonZeroUsize;
+
+    fn t(i: usize) -> NonZeroUsize {
+        NonZeroUsize::new(i).unwrap()
+    }
+
+    #[test]
+    fn private_part_is_lifo_and_invisible_to_thieves() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        assert_eq!(s.steal(), Steal::Empty);
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        assert_eq!(d.private_len(), 3);
+        assert_eq!(d.pop(), Some(t(3)));
+        assert_eq!(d.pop(), Some(t(2)));
+        assert_eq!(d.pop(), Some(t(1)));
+        assert_eq!(d.pop(), None);
+        assert_eq!(s.steal(), Steal::Empty);
+    }
+
+    #[test]
+    fn expose_moves_the_oldest_private_task() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(d.expose(Exposure::One), 1);
+        assert_eq!((d.public_len(), d.private_len()), (1, 2));
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        assert_eq!(d.pop(), Some(t(3)));
+        assert_eq!(d.pop(), Some(t(2)));
+        assert_eq!(d.pop(), None);
+    }
+
+    #[test]
+    fn exposure_variants_count() {
+        for (how, r, want) in [
+            (Exposure::One, 0, 0),
+            (Exposure::One, 1, 1),
+            (Exposure::One, 5, 1),
+            (Exposure::Conservative, 1, 0),
+            (Exposure::Conservative, 2, 1),
+            (Exposure::Half, 1, 1),
+            (Exposure::Half, 2, 1),
+            (Exposure::Half, 3, 2),
+            (Exposure::Half, 5, 3),
+            (Exposure::Half, 8, 4),
+        ] {
+            let mut d: Split<NonZeroUsize> = Split::with_capacity(16);
+            for i in 1..=r {
+                d.push(t(i)).unwrap();
+            }
+            assert_eq!(d.expose(how), want, "{how:?} with {r} private tasks");
+            assert_eq!(d.public_len(), want);
+            assert_eq!(d.private_len(), r - want);
+        }
+    }
+
+    #[test]
+    fn public_part_is_reclaimed_by_the_owner_and_reset() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        assert_eq!(d.expose(Exposure::Half), 1);
+        assert_eq!(d.expose(Exposure::One), 1);
+        assert_eq!(d.private_len(), 0);
+        // Private part empty: `pop` falls through to the public bottom.
+        assert_eq!(d.pop(), Some(t(2)));
+        let tag_before = Age::unpack(d.inner.age.load(Ordering::Relaxed)).tag;
+        assert_eq!(d.pop(), Some(t(1)));
+        // The last public task was taken with the CAS: indices reset, tag bumped.
+        let age = Age::unpack(d.inner.age.load(Ordering::Relaxed));
+        assert_eq!((age.top, age.tag), (0, tag_before + 1));
+        assert_eq!(d.inner.public_bot.load(Ordering::Relaxed), 0);
+        assert_eq!(d.inner.bot.load(Ordering::Relaxed), 0);
+        assert_eq!(s.steal(), Steal::Empty);
+    }
+
+    #[test]
+    fn stale_thief_fails_after_reset() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        d.push(t(1)).unwrap();
+        d.expose(Exposure::One);
+        let stale = d.inner.age.load(Ordering::Relaxed);
+        assert_eq!(d.pop(), Some(t(1)));
+        d.push(t(2)).unwrap();
+        d.expose(Exposure::One);
+        // A thief that read `age` before the reset and CASes now must fail: same top,
+        // different tag.
+        let ok = d
+            .inner
+            .age
+            .compare_exchange(stale, stale + 1, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok();
+        assert!(!ok);
+        assert_eq!(d.stealer().steal(), Steal::Success(t(2)));
+    }
+
+    #[test]
+    fn full_deque_returns_the_task() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(2);
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        assert_eq!(d.push(t(3)), Err(Full(t(3))));
+        assert_eq!(d.pop(), Some(t(2)));
+        d.push(t(3)).unwrap();
+        assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn private_operations_execute_no_synchronization() {
+        let before = SyncCounts::current_thread();
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(64);
+        for round in 0..100 {
+            for i in 1..=50 {
+                d.push(t(i + round)).unwrap();
+            }
+            for _ in 0..50 {
+                assert!(d.pop().is_some());
+            }
+            assert_eq!(d.pop(), None);
+        }
+        assert_eq!(SyncCounts::current_thread() - before, SyncCounts::default());
+    }
+
+    #[test]
+    fn failed_steal_on_empty_public_part_executes_no_fence() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        d.push(t(1)).unwrap();
+        let before = SyncCounts::current_thread();
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        assert_eq!(SyncCounts::current_thread() - before, SyncCounts::default());
+        d.expose(Exposure::One);
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        let c = SyncCounts::current_thread() - before;
+        assert_eq!((c.thief.cas, c.thief.fences), (1, 1));
+    }
+
+    #[test]
+    fn signal_exposer_exposes_on_the_owner_thread() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        let e = d.signal_exposer();
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        // SAFETY: same thread as the owner, deque alive.
+        assert_eq!(unsafe { e.expose(Exposure::One) }, 1);
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(d.pop(), Some(t(2)));
+    }
+
+    #[test]
+    fn owner_and_thieves_take_each_task_once() {
+        let n: usize = if cfg!(miri) { 200 } else { 20_000 };
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(64);
+        let s = d.stealer();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let stolen: Vec<Vec<usize>> = std::thread::scope(|scope| {
+            let thieves: Vec<_> = (0..2)
+                .map(|_| {
+                    let s = s.clone();
+                    let done = &done;
+                    scope.spawn(move || {
+                        let mut got = Vec::new();
+                        while !done.load(Ordering::Acquire) || !s.is_empty() {
+                            if let Steal::Success(v) = s.steal() {
+                                got.push(v.get());
+                            }
+                            std::hint::spin_loop();
+                        }
+                        got
+                    })
+                })
+                .collect();
+            let mut mine = Vec::new();
+            let mut next = 1;
+            let mut round = 0usize;
+            while next <= n {
+                let mut full = false;
+                for _ in 0..3 {
+                    if next <= n {
+                        match d.push(t(next)) {
+                            Ok(()) => next += 1,
+                            Err(_) => full = true,
+                        }
+                    }
+                }
+                d.expose(Exposure::One);
+                round += 1;
+                // Indices only drop on owner pops, so a full deque must pop to progress.
+                if full || round % 2 == 0 {
+                    if let Some(v) = d.pop() {
+                        mine.push(v.get());
+                    }
+                }
+            }
+            while let Some(v) = d.pop() {
+                mine.push(v.get());
+            }
+            done.store(true, Ordering::Release);
+            let mut all = vec![mine];
+            all.extend(thieves.into_iter().map(|h| h.join().unwrap()));
+            all
+        });
+        let mut all: Vec<usize> = stolen.into_iter().flatten().collect();
+        all.sort_unstable();
+        assert_eq!(all, (1..=n).collect::<Vec<_>>());
+    }
+}

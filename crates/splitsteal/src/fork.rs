@@ -1,0 +1,68 @@
+//! [`ForkJoin`]: the one trait parallel code is written against.
+//!
+//! The data-parallel primitives ([`crate::par`]) and the benchmark workloads are generic
+//! over it, so the same algorithm runs on every splitsteal policy, on rayon, on chili and
+//! serially; only the scheduler differs. The context is passed down explicitly (chili's
+//! style) because some schedulers need it; splitsteal's own context, [`Current`], is a
+//! zero-sized handle to whatever pool the calling thread is in.
+
+/// A fork-join scheduler, seen from inside a task.
+pub trait ForkJoin: Sized {
+    /// Runs `a` and `b`, potentially in parallel, and returns both results. A panic in
+    /// either closure propagates after both have finished.
+    fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce(&mut Self) -> RA + Send,
+        B: FnOnce(&mut Self) -> RB + Send,
+        RA: Send,
+        RB: Send;
+
+    /// The number of worker threads that may run tasks in parallel.
+    fn num_threads(&self) -> usize;
+
+    /// The morsel size in bytes: data-parallel leaves write whole blocks of this many
+    /// bytes of an output slice, aligned to it, so two workers never share a cache line.
+    fn morsel_bytes(&self) -> usize {
+        DEFAULT_MORSEL_BYTES
+    }
+}
+
+/// Default morsel size (see [`ForkJoin::morsel_bytes`]): two cache lines, since some
+/// CPUs fetch adjacent-line pairs (001 §3.4.4).
+pub const DEFAULT_MORSEL_BYTES: usize = 128;
+
+/// The serial elision: `join(a, b)` runs `a` then `b` on the calling thread.
+///
+/// ```
+/// use splitsteal::{ForkJoin, Serial};
+///
+/// fn fib<C: ForkJoin>(c: &mut C, n: u64) -> u64 {
+///     if n < 2 {
+///         return n;
+///     }
+///     let (a, b) = c.join(|c| fib(c, n - 1), |c| fib(c, n - 2));
+///     a + b
+/// }
+/// assert_eq!(fib(&mut Serial, 20), 6765);
+/// ```
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Serial;
+
+impl ForkJoin for Serial {
+    #[inline(always)]
+    fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce(&mut Self) -> RA + Send,
+        B: FnOnce(&mut Self) -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        let ra = a(self);
+        let rb = b(self);
+        (ra, rb)
+    }
+
+    fn num_threads(&self) -> usize {
+        1
+    }
+}

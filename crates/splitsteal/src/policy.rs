@@ -1,0 +1,121 @@
+//! [`Policy`]: which deque and which work-exposure rule a pool schedules with.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A scheduling policy of the papers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Classical work stealing on a mutex-protected deque (001's baseline).
+    Locked,
+    /// Classical work stealing on the ABP deque with yields between steals (002).
+    Abp,
+    /// Classical work stealing on the growable Chase-Lev deque (001).
+    ChaseLev,
+    /// LCWS with a polled `targeted` flag (000 Algorithm 1, 003's USLCWS).
+    LcwsPoll,
+    /// LCWS whose thieves signal the victim; the handler exposes one task (003 "Signal").
+    LcwsSignal,
+    /// Signal-based LCWS that never exposes the last private task (003 "Cons").
+    LcwsCons,
+    /// Signal-based LCWS that exposes half of the private tasks (003 "Half").
+    LcwsHalf,
+}
+
+impl Policy {
+    /// Every policy, in a stable order.
+    pub const ALL: &'static [Policy] = &[
+        Policy::Locked,
+        Policy::Abp,
+        Policy::ChaseLev,
+        Policy::LcwsPoll,
+        Policy::LcwsSignal,
+        Policy::LcwsCons,
+        Policy::LcwsHalf,
+    ];
+
+    /// The policy's name, as accepted by [`FromStr`] and printed by [`Display`](fmt::Display).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Policy::Locked => "locked",
+            Policy::Abp => "abp",
+            Policy::ChaseLev => "chase-lev",
+            Policy::LcwsPoll => "lcws-poll",
+            Policy::LcwsSignal => "lcws-signal",
+            Policy::LcwsCons => "lcws-cons",
+            Policy::LcwsHalf => "lcws-half",
+        }
+    }
+
+    /// Whether the policy uses split deques (LCWS).
+    pub const fn is_lcws(self) -> bool {
+        matches!(
+            self,
+            Policy::LcwsPoll | Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf
+        )
+    }
+
+    /// Whether thieves notify victims with signals.
+    pub const fn uses_signals(self) -> bool {
+        matches!(
+            self,
+            Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf
+        )
+    }
+}
+
+impl Default for Policy {
+    /// `lcws-signal`, the variant 003 found ahead of classical work stealing most often.
+    fn default() -> Self {
+        Policy::LcwsSignal
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown policy name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsePolicyError {
+    given: String,
+}
+
+impl fmt::Display for ParsePolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown scheduling policy `{}`; valid policies: ", self.given)?;
+        for (i, p) in Policy::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(p.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ParsePolicyError {}
+
+impl FromStr for Policy {
+    type Err = ParsePolicyError;
+
+    /// Parses a policy name (case-insensitive, surrounding whitespace ignored).
+    ///
+    /// ```
+    /// use splitsteal::Policy;
+    /// assert_eq!("lcws-poll".parse::<Policy>(), Ok(Policy::LcwsPoll));
+    /// assert!("lcws".parse::<Policy>().unwrap_err().to_string().contains("lcws-signal"));
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim();
+        Policy::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| ParsePolicyError {
+                given: s.to_string(),
+            })
+    }
+}

@@ -1,0 +1,17 @@
+//! The synchronization primitives the lock-free code is written against.
+//!
+//! Under `--cfg loom` they are loom's model-checked doubles, so the same deque and
+//! mailbox code runs under the model checker (the tokio pattern); otherwise they are
+//! `std`'s. Only code that must be model-checked imports from here.
+
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize};
+#[cfg(loom)]
+pub(crate) use loom::sync::{Arc, Mutex};
+
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize};
+#[cfg(not(loom))]
+pub(crate) use std::sync::{Arc, Mutex};
+
+pub(crate) use std::sync::atomic::{compiler_fence, Ordering};
