@@ -270,8 +270,7 @@ impl LatencySim {
                 continue;
             }
 
-            let pos = self.head;
-            let m = self.ring[(pos & mask) as usize];
+            let m = self.ring[(self.head & mask) as usize];
             self.head += 1;
             let t = m.time;
 
@@ -336,7 +335,6 @@ impl LatencySim {
                     self.ring[slot].thief = m.thief;
                 }
             }
-            let _ = pos;
             debug_assert!(self.tail - self.head < self.ring.len() as u64);
             self.ring[(self.tail & mask) as usize] = Msg {
                 time: t + lambda,
