@@ -24,15 +24,14 @@ use std::fmt;
 use std::num::NonZeroUsize;
 use std::ptr::NonNull;
 
-// (classic deques: being written)
-// mod abp;
-// mod chase_lev;
-// mod locked;
+mod abp;
+mod chase_lev;
+mod locked;
 mod split;
 
-// pub use abp::{Abp, AbpStealer};
-// pub use chase_lev::{ChaseLev, ChaseLevStealer};
-// pub use locked::{Locked, LockedStealer};
+pub use abp::{Abp, AbpStealer};
+pub use chase_lev::{ChaseLev, ChaseLevStealer, SHRINK_K};
+pub use locked::{Locked, LockedStealer};
 pub use split::{Exposure, SignalExposer, Split, SplitStealer};
 
 /// A value a deque can hold: pointer-sized and never null.
