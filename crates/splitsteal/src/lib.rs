@@ -1,15 +1,52 @@
 //! splitsteal: a work-stealing fork-join runtime with every scheduling policy of the
 //! low-cost work stealing (LCWS), ABP, Chase-Lev and mailboxing papers.
+//!
+//! ```
+//! use splitsteal::{Policy, ThreadPoolBuilder};
+//!
+//! fn fib(n: u64) -> u64 {
+//!     if n < 2 {
+//!         return n;
+//!     }
+//!     let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
+//!     a + b
+//! }
+//!
+//! for &policy in Policy::ALL {
+//!     let pool = ThreadPoolBuilder::new().num_threads(2).policy(policy).build().unwrap();
+//!     assert_eq!(pool.install(|| fib(18)), 2584);
+//! }
+//! ```
+//!
+//! Modules, outside in: [`pool`] (building pools, the global pool), [`join`] and
+//! [`scope`] (the fork-join API), [`par`] (data-parallel primitives), [`deque`] (the four
+//! work-stealing deques), [`stats`] (exact synchronization counts), [`policy`].
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod deque;
+mod exposure;
 pub mod fork;
+mod job;
+pub mod join;
+mod latch;
 pub mod par;
 pub mod policy;
+pub mod pool;
+mod registry;
+pub mod scope;
+mod sleep;
 pub mod stats;
 mod sync;
+mod worker;
 
+pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
+pub use join::join;
 pub use policy::{ParsePolicyError, Policy};
+pub use pool::{
+    current_num_threads, current_thread_index, BuildError, Current, ThreadPool,
+    ThreadPoolBuilder,
+};
+pub use scope::{scope, Scope};
 pub use stats::{Stats, SyncCounts};

@@ -113,6 +113,9 @@ pub struct SyncCounts {
     pub owner: SyncOps,
     /// Executed by thieves (steal attempts).
     pub thief: SyncOps,
+    /// Executed by the scheduler around the deques: join latches, sleep and wake-up,
+    /// mailboxes and task proxies.
+    pub scheduler: SyncOps,
 }
 
 impl SyncCounts {
@@ -121,8 +124,13 @@ impl SyncCounts {
         THREAD_COUNTERS.with(|c| c.snapshot())
     }
 
-    /// Both sides added.
+    /// All sides added.
     pub fn total(&self) -> SyncOps {
+        self.owner + self.thief + self.scheduler
+    }
+
+    /// The deque sides only (owner + thief).
+    pub fn deque(&self) -> SyncOps {
         self.owner + self.thief
     }
 }
@@ -133,6 +141,7 @@ impl Add for SyncCounts {
         SyncCounts {
             owner: self.owner + o.owner,
             thief: self.thief + o.thief,
+            scheduler: self.scheduler + o.scheduler,
         }
     }
 }
@@ -149,6 +158,7 @@ impl Sub for SyncCounts {
         SyncCounts {
             owner: self.owner - o.owner,
             thief: self.thief - o.thief,
+            scheduler: self.scheduler - o.scheduler,
         }
     }
 }
@@ -164,6 +174,8 @@ impl Sum for SyncCounts {
 pub(crate) enum Side {
     Owner,
     Thief,
+    /// Latches, sleep, mailboxes, proxies: not a deque operation.
+    Scheduler,
 }
 
 /// One thread's counters.
@@ -175,6 +187,9 @@ pub(crate) struct ThreadCounters {
     thief_cas: Counter,
     thief_rmw: Counter,
     thief_fences: Counter,
+    sched_cas: Counter,
+    sched_rmw: Counter,
+    sched_fences: Counter,
 }
 
 impl ThreadCounters {
@@ -186,6 +201,9 @@ impl ThreadCounters {
             thief_cas: Counter::new(),
             thief_rmw: Counter::new(),
             thief_fences: Counter::new(),
+            sched_cas: Counter::new(),
+            sched_rmw: Counter::new(),
+            sched_fences: Counter::new(),
         }
     }
 
@@ -201,6 +219,11 @@ impl ThreadCounters {
                 cas: self.thief_cas.get(),
                 rmw: self.thief_rmw.get(),
                 fences: self.thief_fences.get(),
+            },
+            scheduler: SyncOps {
+                cas: self.sched_cas.get(),
+                rmw: self.sched_rmw.get(),
+                fences: self.sched_fences.get(),
             },
         }
     }
@@ -223,6 +246,7 @@ pub(crate) fn count_cas(side: Side) {
     THREAD_COUNTERS.with(|c| match side {
         Side::Owner => c.owner_cas.bump(),
         Side::Thief => c.thief_cas.bump(),
+        Side::Scheduler => c.sched_cas.bump(),
     })
 }
 
@@ -232,6 +256,7 @@ pub(crate) fn count_rmw(side: Side) {
     THREAD_COUNTERS.with(|c| match side {
         Side::Owner => c.owner_rmw.bump(),
         Side::Thief => c.thief_rmw.bump(),
+        Side::Scheduler => c.sched_rmw.bump(),
     })
 }
 
@@ -241,6 +266,7 @@ pub(crate) fn count_fence(side: Side) {
     THREAD_COUNTERS.with(|c| match side {
         Side::Owner => c.owner_fences.bump(),
         Side::Thief => c.thief_fences.bump(),
+        Side::Scheduler => c.sched_fences.bump(),
     })
 }
 

@@ -1,0 +1,104 @@
+//! How a thief gets a victim to expose private work (LCWS notification).
+//!
+//! - **Poll** (`lcws-poll`, 000 Algorithm 1 / 003 USLCWS): the thief sets the victim's
+//!   `targeted` flag; the victim reads its flag with a plain load at every join and every
+//!   pop, and exposes one task when it is set.
+//! - **Signal** (`lcws-signal`, `lcws-cons`, `lcws-half`; 003 §4): the thief sets the flag and
+//!   sends the victim a real-time signal with `pthread_kill`; the handler, running on the
+//!   victim between any two of its instructions, exposes through the deque's
+//!   [`SignalExposer`](crate::deque::SignalExposer). The flag only suppresses duplicate
+//!   signals: it is cleared when the victim pushes a task or when a public task of the
+//!   victim is taken.
+//!
+//! The handler is installed with `SA_RESTART`, so a task blocked in a system call that the
+//! signal interrupts (`read` on a pipe, `nanosleep`) restarts it instead of failing with
+//! `EINTR`. It touches only atomics and a `const`-initialized thread-local: no allocation,
+//! no lock, nothing that is not async-signal-safe.
+
+use std::collections::HashSet;
+use std::io;
+use std::sync::Mutex;
+
+use libc::c_int;
+
+use crate::worker::WorkerThread;
+
+/// The default exposure signal: a real-time signal that glibc and the Rust runtime leave
+/// alone (`SIGRTMIN + 5`).
+pub fn default_signal() -> c_int {
+    libc::SIGRTMIN() + 5
+}
+
+/// Signals whose handler this process installed (handlers are process-wide).
+static INSTALLED: Mutex<Option<HashSet<c_int>>> = Mutex::new(None);
+
+/// Checks that `signo` is a real-time signal and installs the exposure handler for it,
+/// unless another handler owns it.
+pub(crate) fn install_handler(signo: c_int) -> Result<(), String> {
+    if !(libc::SIGRTMIN()..=libc::SIGRTMAX()).contains(&signo) {
+        return Err(format!(
+            "exposure signal {signo} is not a real-time signal (valid: {}..={})",
+            libc::SIGRTMIN(),
+            libc::SIGRTMAX()
+        ));
+    }
+    let mut installed = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
+    let installed = installed.get_or_insert_with(HashSet::new);
+    if installed.contains(&signo) {
+        return Ok(());
+    }
+    // SAFETY: `sigaction` with a zeroed struct and a null new action only reads the
+    // current disposition into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(signo, std::ptr::null(), &mut old) != 0 {
+            return Err(format!(
+                "cannot read the disposition of signal {signo}: {}",
+                io::Error::last_os_error()
+            ));
+        }
+        if old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN {
+            return Err(format!(
+                "signal {signo} already has a handler installed by someone else; \
+                 choose another with ThreadPoolBuilder::signal"
+            ));
+        }
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_exposure_signal as extern "C" fn(c_int) as usize;
+        // SA_RESTART: blocking system calls in tasks restart instead of failing with EINTR.
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        if libc::sigaction(signo, &action, std::ptr::null_mut()) != 0 {
+            return Err(format!(
+                "cannot install the exposure handler for signal {signo}: {}",
+                io::Error::last_os_error()
+            ));
+        }
+    }
+    installed.insert(signo);
+    Ok(())
+}
+
+/// The exposure signal handler.
+extern "C" fn on_exposure_signal(_signo: c_int) {
+    // A `const`-initialized thread-local without destructor: reading it is a plain
+    // TLS-relative load, async-signal-safe.
+    let worker = WorkerThread::current();
+    if !worker.is_null() {
+        // SAFETY: the pointer is cleared before the worker is dropped, on this same thread,
+        // so a non-null value points to the live worker this signal interrupted.
+        unsafe { (*worker).on_exposure_signal() }
+    }
+}
+
+/// Sends the exposure signal to a worker thread.
+///
+/// # Safety
+/// `thread` must be a live thread (workers stay alive until every worker stopped stealing).
+pub(crate) unsafe fn send(thread: libc::pthread_t, signo: c_int) {
+    // SAFETY: the caller guarantees the thread is alive. A failure (it cannot fail for a
+    // live thread and a valid signal) would only lose one notification.
+    unsafe {
+        libc::pthread_kill(thread, signo);
+    }
+}

@@ -1,0 +1,175 @@
+//! Jobs: what the deques carry.
+//!
+//! A deque slot holds a [`JobRef`], one pointer to a [`JobHeader`] whose first field is the
+//! function that runs the job. Two kinds of job exist:
+//! - [`StackJob`]: `join`'s second closure, on the joiner's stack (no heap allocation). The
+//!   joiner never returns before the job is done: it either pops the job back and runs it
+//!   inline, or waits on the job's latch until the thief that took it has finished.
+//! - [`HeapJob`]: a boxed closure (`Scope::spawn`, `install` from outside the pool) that
+//!   frees itself when run.
+
+use std::any::Any;
+use std::cell::UnsafeCell;
+use std::mem::ManuallyDrop;
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr::NonNull;
+
+use crate::deque::Task;
+use crate::latch::Latch;
+
+/// The first field of every job: how to run it.
+#[repr(C)]
+pub(crate) struct JobHeader {
+    execute: unsafe fn(NonNull<JobHeader>),
+}
+
+/// A pointer to a job, as stored in the deques.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct JobRef(NonNull<JobHeader>);
+
+impl JobRef {
+    /// Runs the job.
+    ///
+    /// # Safety
+    /// The job must be alive and not yet run; a job is run at most once.
+    #[inline]
+    pub(crate) unsafe fn execute(self) {
+        // SAFETY: the caller guarantees the header is alive.
+        let execute = unsafe { self.0.as_ref().execute };
+        // SAFETY: `execute` was paired with this header by the job's constructor.
+        unsafe { execute(self.0) }
+    }
+}
+
+// SAFETY: a `JobRef` round-trips through `into_raw`/`from_raw`; jobs are built to be run
+// on any thread (their closures are `Send`).
+unsafe impl Task for JobRef {
+    #[inline(always)]
+    fn into_raw(self) -> NonNull<()> {
+        self.0.cast()
+    }
+    #[inline(always)]
+    unsafe fn from_raw(raw: NonNull<()>) -> Self {
+        JobRef(raw.cast())
+    }
+}
+
+// SAFETY: see the `Task` impl: job closures are `Send`.
+unsafe impl Send for JobRef {}
+
+/// The outcome of running a closure, panics included.
+pub(crate) enum JobResult<T> {
+    None,
+    Ok(T),
+    Panic(Box<dyn Any + Send>),
+}
+
+impl<T> JobResult<T> {
+    /// Runs `f`, capturing a panic instead of unwinding.
+    #[inline]
+    pub(crate) fn call(f: impl FnOnce() -> T) -> Self {
+        match panic::catch_unwind(AssertUnwindSafe(f)) {
+            Ok(v) => JobResult::Ok(v),
+            Err(p) => JobResult::Panic(p),
+        }
+    }
+
+    /// The value, or resumes the captured panic.
+    pub(crate) fn into_return_value(self) -> T {
+        match self {
+            JobResult::Ok(v) => v,
+            JobResult::Panic(p) => panic::resume_unwind(p),
+            JobResult::None => unreachable!("a job's result was read before the job ran"),
+        }
+    }
+}
+
+/// `join`'s second closure, living on the joiner's stack.
+#[repr(C)]
+pub(crate) struct StackJob<L, F, R> {
+    /// Must stay the first field: a `JobRef` points at it (`repr(C)`).
+    header: JobHeader,
+    pub(crate) latch: L,
+    func: UnsafeCell<Option<F>>,
+    result: UnsafeCell<JobResult<R>>,
+}
+
+impl<L: Latch, F: FnOnce() -> R + Send, R: Send> StackJob<L, F, R> {
+    #[inline(always)]
+    pub(crate) fn new(func: F, latch: L) -> Self {
+        StackJob {
+            header: JobHeader {
+                execute: Self::execute,
+            },
+            latch,
+            func: UnsafeCell::new(Some(func)),
+            result: UnsafeCell::new(JobResult::None),
+        }
+    }
+
+    /// A reference for a deque. The job must not move while the reference is in use.
+    #[inline(always)]
+    pub(crate) fn as_job_ref(&self) -> JobRef {
+        JobRef(NonNull::from(&self.header))
+    }
+
+    /// Run by the thief (or by the joiner's wait loop) through the `JobRef`.
+    unsafe fn execute(this: NonNull<JobHeader>) {
+        let this = this.cast::<Self>().as_ptr();
+        // SAFETY: the joiner keeps the job alive until its latch is set, and the job is run
+        // once, so we have exclusive access to `func` and `result` until the latch is set.
+        unsafe {
+            let func = (*(*this).func.get())
+                .take()
+                .expect("a stack job was run twice");
+            *(*this).result.get() = JobResult::call(func);
+            // After `set`, the joiner may return and free the job: touch nothing after it.
+            L::set(&raw const (*this).latch);
+        }
+    }
+
+    /// Runs the closure on the joiner's thread after popping it back (never shared).
+    #[inline(always)]
+    pub(crate) fn run_inline(self) -> R {
+        let func = self
+            .func
+            .into_inner()
+            .expect("a stack job was run twice");
+        func()
+    }
+
+    /// The thief's result, after the latch was observed set.
+    pub(crate) fn into_result(self) -> R {
+        self.result.into_inner().into_return_value()
+    }
+}
+
+/// A boxed job that frees itself when run.
+#[repr(C)]
+pub(crate) struct HeapJob<F> {
+    /// Must stay the first field (`repr(C)`).
+    header: JobHeader,
+    func: ManuallyDrop<F>,
+}
+
+impl<F: FnOnce() + Send> HeapJob<F> {
+    /// Boxes `func` and leaks it into a `JobRef`; running the job frees it.
+    pub(crate) fn into_job_ref(func: F) -> JobRef {
+        let job = Box::new(HeapJob {
+            header: JobHeader {
+                execute: Self::execute,
+            },
+            func: ManuallyDrop::new(func),
+        });
+        JobRef(NonNull::from(Box::leak(job)).cast())
+    }
+
+    unsafe fn execute(this: NonNull<JobHeader>) {
+        // SAFETY: made by `into_job_ref` from a `Box<Self>` and run once.
+        let mut job = unsafe { Box::from_raw(this.cast::<Self>().as_ptr()) };
+        // SAFETY: taken exactly once, here; the box is then freed without dropping `func`.
+        let func = unsafe { ManuallyDrop::take(&mut job.func) };
+        drop(job);
+        func();
+    }
+}

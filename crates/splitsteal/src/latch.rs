@@ -1,0 +1,185 @@
+//! Latches: one-shot "this job is done" signals.
+//!
+//! - [`WorkerLatch`]: a worker waits on it while running other work (a `join` whose second
+//!   closure was stolen, a scope, an `install` from another pool); setting it wakes the
+//!   worker if it went to sleep.
+//! - [`LockLatch`]: a thread outside the pool blocks on it (`install` from outside).
+//! - [`CountLatch`]: a scope's count of unfinished spawned jobs.
+//!
+//! A latch is usually on the waiter's stack: once it is set the waiter may return and
+//! free it, so `set` takes a raw pointer and touches nothing through it after the store.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+
+use crate::registry::Registry;
+use crate::stats::{count_rmw, Side};
+
+/// Something that can be set once.
+pub(crate) trait Latch {
+    /// Sets the latch.
+    ///
+    /// # Safety
+    /// `this` must point to a live latch; it may be freed as soon as the latch is set, so
+    /// implementations must not touch `*this` after the store that sets it.
+    unsafe fn set(this: *const Self);
+}
+
+/// Something a worker can wait on.
+pub(crate) trait Probe {
+    /// Whether the latch is set (Acquire: what happened before `set` is visible).
+    fn probe(&self) -> bool;
+}
+
+/// A latch a worker of `registry` (index `target`) waits on while working.
+pub(crate) struct WorkerLatch<'r> {
+    set: AtomicBool,
+    registry: &'r Arc<Registry>,
+    target: usize,
+    /// The setter may belong to another pool, which must then keep `registry` alive
+    /// through the wake-up (`install` from a worker of another pool).
+    cross: bool,
+}
+
+impl<'r> WorkerLatch<'r> {
+    /// A latch for worker `target` of `registry`, set by a worker of the same pool.
+    #[inline(always)]
+    pub(crate) fn new(registry: &'r Arc<Registry>, target: usize) -> Self {
+        WorkerLatch {
+            set: AtomicBool::new(false),
+            registry,
+            target,
+            cross: false,
+        }
+    }
+
+    /// A latch set by a thread of another pool.
+    pub(crate) fn cross(registry: &'r Arc<Registry>, target: usize) -> Self {
+        WorkerLatch {
+            cross: true,
+            ..WorkerLatch::new(registry, target)
+        }
+    }
+}
+
+impl Probe for WorkerLatch<'_> {
+    #[inline(always)]
+    fn probe(&self) -> bool {
+        // Acquire: pairs with the SeqCst store in `set`; the job's result is then visible.
+        self.set.load(Ordering::Acquire)
+    }
+}
+
+impl Latch for WorkerLatch<'_> {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is live until the store below; everything needed after the store is
+        // copied out first. The registry outlives the store: a same-pool setter is one of its
+        // workers, and a cross-pool setter holds the `Arc` clone made here.
+        unsafe {
+            let cross_registry;
+            let registry: &Registry = if (*this).cross {
+                cross_registry = Arc::clone((*this).registry);
+                &cross_registry
+            } else {
+                (*this).registry
+            };
+            let target = (*this).target;
+            count_rmw(Side::Scheduler);
+            // SeqCst (an xchg on x86): with the sleeper's SeqCst announce-then-probe, either
+            // the sleeper sees the latch set or we see it asleep (no lost wake-up).
+            (*this).set.store(true, Ordering::SeqCst);
+            registry.sleep.wake_worker(target);
+        }
+    }
+}
+
+/// A blocking latch for threads outside the pool.
+#[derive(Default)]
+pub(crate) struct LockLatch {
+    done: Mutex<bool>,
+    cond: Condvar,
+}
+
+impl LockLatch {
+    /// Blocks until set, then re-arms the latch for the next use (it is thread-local).
+    pub(crate) fn wait_and_reset(&self) {
+        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while !*done {
+            done = self.cond.wait(done).unwrap_or_else(|e| e.into_inner());
+        }
+        *done = false;
+    }
+}
+
+impl Latch for LockLatch {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `LockLatch`es are thread-locals of the waiting thread, which cannot exit
+        // while it waits, so `*this` stays valid through the notification.
+        let this = unsafe { &*this };
+        count_rmw(Side::Scheduler);
+        let mut done = this.done.lock().unwrap_or_else(|e| e.into_inner());
+        *done = true;
+        this.cond.notify_all();
+    }
+}
+
+/// A scope's latch: set when the count of unfinished jobs (plus one for the scope's own
+/// body) reaches zero; then wakes the scope's owner if it sleeps.
+pub(crate) struct CountLatch {
+    counter: AtomicUsize,
+    set: AtomicBool,
+    /// Owned, so that the last job can still wake the owner after the store that lets the
+    /// owner return (the clone made in `set` keeps the registry alive through the wake).
+    registry: Arc<Registry>,
+    owner: usize,
+}
+
+impl CountLatch {
+    pub(crate) fn new(registry: Arc<Registry>, owner: usize) -> Self {
+        CountLatch {
+            counter: AtomicUsize::new(1),
+            set: AtomicBool::new(false),
+            registry,
+            owner,
+        }
+    }
+
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// One more job to wait for.
+    pub(crate) fn increment(&self) {
+        count_rmw(Side::Scheduler);
+        // Relaxed: the job holding this increment is published (pushed) afterwards, and the
+        // decrement that reaches zero is AcqRel.
+        self.counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Probe for CountLatch {
+    #[inline]
+    fn probe(&self) -> bool {
+        // Acquire: pairs with the SeqCst store in `set`.
+        self.set.load(Ordering::Acquire)
+    }
+}
+
+impl Latch for CountLatch {
+    unsafe fn set(this: *const Self) {
+        count_rmw(Side::Scheduler);
+        // SAFETY: the owner frees `*this` only after observing `set`; everything used after
+        // that store is copied out before it.
+        unsafe {
+            // AcqRel: the last decrement sees every job's writes and publishes them.
+            if (*this).counter.fetch_sub(1, Ordering::AcqRel) == 1 {
+                let registry = Arc::clone(&(*this).registry);
+                let owner = (*this).owner;
+                count_rmw(Side::Scheduler);
+                // SeqCst: Dekker with the sleeping owner, as in `WorkerLatch::set`.
+                (*this).set.store(true, Ordering::SeqCst);
+                registry.sleep.wake_worker(owner);
+            }
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! The state a pool's workers share: their thief handles and notification flags, the
+//! injector for jobs from outside, sleep, termination and statistics.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crossbeam_utils::CachePadded;
+use libc::c_int;
+
+use crate::deque::{Exposure, Steal};
+use crate::job::{JobRef, StackJob};
+use crate::latch::{Latch, LockLatch, Probe, WorkerLatch};
+use crate::sleep::Sleep;
+use crate::stats::{count_rmw, Side, Stats, ThreadCounters};
+use crate::worker::{RemoteDeque, WorkerCounters, WorkerThread};
+use crate::Policy;
+
+/// What a thief needs to know about a worker.
+pub(crate) struct WorkerInfo {
+    /// The thief handle of the worker's deque.
+    pub(crate) stealer: RemoteDeque,
+    /// LCWS: a thief asked this worker to expose work. Written by thieves, read by the
+    /// owner at every join and pop (poll), so it sits alone on its cache line.
+    pub(crate) targeted: CachePadded<AtomicBool>,
+    /// The worker's pthread, for exposure signals (set before the pool is handed out).
+    pthread: AtomicUsize,
+    /// The worker's counters (on its thread), for `stats`.
+    counters: AtomicPtr<WorkerCounters>,
+    /// The worker thread's deque counters (thread-local), for `stats`.
+    sync_counters: AtomicPtr<ThreadCounters>,
+}
+
+impl WorkerInfo {
+    pub(crate) fn new(stealer: RemoteDeque) -> WorkerInfo {
+        WorkerInfo {
+            stealer,
+            targeted: CachePadded::new(AtomicBool::new(false)),
+            pthread: AtomicUsize::new(0),
+            counters: AtomicPtr::new(std::ptr::null_mut()),
+            sync_counters: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    pub(crate) fn pthread(&self) -> libc::pthread_t {
+        // Acquire: published before the pool was handed out (see `Registry::worker_started`).
+        self.pthread.load(Ordering::Acquire) as libc::pthread_t
+    }
+
+    /// Steals the oldest task of this worker's deque.
+    #[inline]
+    pub(crate) fn steal(&self) -> Steal<JobRef> {
+        self.stealer.steal()
+    }
+}
+
+/// Settings fixed when the pool is built.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) policy: Policy,
+    pub(crate) num_threads: usize,
+    pub(crate) signal: c_int,
+    pub(crate) deque_capacity: usize,
+    pub(crate) morsel_bytes: usize,
+    pub(crate) spin_rounds: u32,
+}
+
+impl Config {
+    /// How much a signal handler exposes under this policy.
+    pub(crate) fn exposure(&self) -> Exposure {
+        match self.policy {
+            Policy::LcwsCons => Exposure::Conservative,
+            Policy::LcwsHalf => Exposure::Half,
+            _ => Exposure::One,
+        }
+    }
+}
+
+/// A pool's shared state.
+pub(crate) struct Registry {
+    pub(crate) config: Config,
+    pub(crate) workers: Box<[WorkerInfo]>,
+    pub(crate) sleep: Sleep,
+    injector: Mutex<VecDeque<JobRef>>,
+    injected: CachePadded<AtomicUsize>,
+    terminate: AtomicBool,
+    started: AtomicUsize,
+    exited: AtomicUsize,
+    baseline: Mutex<Stats>,
+}
+
+// SAFETY: the injector holds `JobRef`s, which are `Send`; everything else is atomics,
+// locks and thief handles (`Send + Sync`).
+unsafe impl Sync for Registry {}
+// SAFETY: as above.
+unsafe impl Send for Registry {}
+
+impl Registry {
+    pub(crate) fn new(config: Config, stealers: Vec<RemoteDeque>) -> Registry {
+        let n = stealers.len();
+        Registry {
+            config,
+            workers: stealers.into_iter().map(WorkerInfo::new).collect(),
+            sleep: Sleep::new(n),
+            injector: Mutex::new(VecDeque::new()),
+            injected: CachePadded::new(AtomicUsize::new(0)),
+            terminate: AtomicBool::new(false),
+            started: AtomicUsize::new(0),
+            exited: AtomicUsize::new(0),
+            baseline: Mutex::new(Stats::default()),
+        }
+    }
+
+    pub(crate) fn num_threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub(crate) fn policy(&self) -> Policy {
+        self.config.policy
+    }
+
+    /// Called by worker `index` on its own thread before it looks for work.
+    pub(crate) fn worker_started(&self, worker: &WorkerThread) {
+        let info = &self.workers[worker.index];
+        // SAFETY: `pthread_self` has no preconditions.
+        let me = unsafe { libc::pthread_self() };
+        // Release: pairs with `pthread()` and `stats()` (Acquire).
+        info.pthread.store(me as usize, Ordering::Release);
+        info.counters
+            .store(std::ptr::from_ref(&worker.counters).cast_mut(), Ordering::Release);
+        info.sync_counters.store(
+            crate::stats::thread_counters().cast_mut(),
+            Ordering::Release,
+        );
+        self.sleep.register(worker.index);
+        // Release: the builder waits for every worker to be published (Acquire).
+        self.started.fetch_add(1, Ordering::Release);
+    }
+
+    /// Whether every worker has published its handles.
+    pub(crate) fn all_started(&self) -> bool {
+        // Acquire: see `worker_started`.
+        self.started.load(Ordering::Acquire) == self.workers.len()
+    }
+
+    /// Called by each worker after its last steal attempt; returns once no worker will
+    /// steal (or send an exposure signal) any more, so the thread may exit.
+    pub(crate) fn worker_stopping(&self, index: usize) {
+        let info = &self.workers[index];
+        // AcqRel: the last arrival sees everybody's final state.
+        self.exited.fetch_add(1, Ordering::AcqRel);
+        let mut spins = 0u32;
+        // Acquire: pairs with the increments above.
+        while self.exited.load(Ordering::Acquire) < self.workers.len() {
+            spins += 1;
+            if spins < 100 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        }
+        // Release: stats readers stop reading this worker's counters (the pool is being
+        // dropped; `stats` can no longer be called).
+        info.counters.store(std::ptr::null_mut(), Ordering::Release);
+        info.sync_counters
+            .store(std::ptr::null_mut(), Ordering::Release);
+    }
+
+    /// Queues a job from outside the pool and wakes a worker for it.
+    pub(crate) fn inject(&self, job: JobRef) {
+        self.injector
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(job);
+        count_rmw(Side::Scheduler);
+        // SeqCst: Dekker with sleepers (they announce, then read this count).
+        self.injected.fetch_add(1, Ordering::SeqCst);
+        self.sleep.wake_one_after_inject();
+    }
+
+    /// Takes an injected job, if any.
+    pub(crate) fn pop_injected(&self) -> Option<JobRef> {
+        // Relaxed: a cheap "anything there?" check; the lock orders the real access.
+        if self.injected.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let job = self
+            .injector
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front();
+        if job.is_some() {
+            count_rmw(Side::Scheduler);
+            // Relaxed: the count is a hint; the queue itself is under the lock.
+            self.injected.fetch_sub(1, Ordering::Relaxed);
+        }
+        job
+    }
+
+    /// Whether some work is visible to worker `me`: injected jobs, or a non-empty deque
+    /// of another worker (for split deques, private work counts: it can be exposed).
+    pub(crate) fn has_visible_work(&self, me: usize) -> bool {
+        // SeqCst: the read half of the Dekker pattern with `inject`.
+        if self.injected.load(Ordering::SeqCst) != 0 {
+            return true;
+        }
+        self.workers
+            .iter()
+            .enumerate()
+            .any(|(i, w)| i != me && !w.stealer.is_empty())
+    }
+
+    /// Stops a partially built pool whose first `started` workers were spawned: the
+    /// shutdown barrier then only waits for those.
+    pub(crate) fn terminate_partial(&self, started: usize) {
+        // Relaxed: the barrier counts up to the number of workers; pretend the missing
+        // ones have already passed it.
+        self.exited
+            .fetch_add(self.workers.len() - started, Ordering::Relaxed);
+        self.terminate();
+    }
+
+    /// Asks the workers to stop once they are idle.
+    pub(crate) fn terminate(&self) {
+        count_rmw(Side::Scheduler);
+        // SeqCst: Dekker with sleepers, as for latches.
+        self.terminate.store(true, Ordering::SeqCst);
+        self.sleep.wake_all();
+    }
+
+    /// The pool's counts since it was built.
+    fn raw_stats(&self) -> Stats {
+        let mut total = Stats::default();
+        for w in self.workers.iter() {
+            // Acquire: pairs with `worker_started`; the pointees live while the pool does.
+            let c = w.counters.load(Ordering::Acquire);
+            let s = w.sync_counters.load(Ordering::Acquire);
+            if !c.is_null() {
+                // SAFETY: published by a live worker; cleared before it exits.
+                total = total + unsafe { (*c).snapshot() };
+            }
+            if !s.is_null() {
+                // SAFETY: as above (the worker thread's thread-local block).
+                let sync = unsafe { (*s).snapshot() }.total();
+                total.cas += sync.cas;
+                total.fences += sync.fences;
+                total.rmw += sync.rmw;
+            }
+        }
+        total
+    }
+
+    /// Counts since the last `reset_stats`.
+    pub(crate) fn stats(&self) -> Stats {
+        let baseline = *self.baseline.lock().unwrap_or_else(|e| e.into_inner());
+        self.raw_stats() - baseline
+    }
+
+    /// Makes the counts start again from zero.
+    pub(crate) fn reset_stats(&self) {
+        let now = self.raw_stats();
+        *self.baseline.lock().unwrap_or_else(|e| e.into_inner()) = now;
+    }
+
+    /// Runs `op` on a worker of this pool: directly if the caller is one, else by injecting
+    /// it (blocking an outside thread, or keeping a worker of another pool busy meanwhile).
+    pub(crate) fn in_worker<OP, R>(self: &Arc<Self>, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread) -> R + Send,
+        R: Send,
+    {
+        let current = WorkerThread::current();
+        if current.is_null() {
+            return self.in_worker_cold(op);
+        }
+        // SAFETY: a non-null current worker is alive for the duration of this call (it is
+        // this thread's own worker).
+        let current = unsafe { &*current };
+        if Arc::ptr_eq(&current.registry, self) {
+            op(current)
+        } else {
+            self.in_worker_cross(current, op)
+        }
+    }
+
+    #[cold]
+    fn in_worker_cold<OP, R>(self: &Arc<Self>, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread) -> R + Send,
+        R: Send,
+    {
+        thread_local! {
+            static LOCK_LATCH: LockLatch = LockLatch::default();
+        }
+        LOCK_LATCH.with(|latch| {
+            let job = StackJob::new(
+                || {
+                    let worker = WorkerThread::current();
+                    // SAFETY: injected jobs only run on workers of this pool.
+                    op(unsafe { &*worker })
+                },
+                LatchRef(latch),
+            );
+            self.inject(job.as_job_ref());
+            latch.wait_and_reset();
+            job.into_result()
+        })
+    }
+
+    #[cold]
+    fn in_worker_cross<OP, R>(self: &Arc<Self>, current: &WorkerThread, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread) -> R + Send,
+        R: Send,
+    {
+        let latch = WorkerLatch::cross(&current.registry, current.index);
+        let job = StackJob::new(
+            || {
+                let worker = WorkerThread::current();
+                // SAFETY: injected jobs only run on workers of this pool.
+                op(unsafe { &*worker })
+            },
+            latch,
+        );
+        self.inject(job.as_job_ref());
+        current.wait_until(&job.latch);
+        job.into_result()
+    }
+}
+
+/// A probe on the registry's termination flag: the workers' main loop waits on it.
+pub(crate) struct Terminated<'r>(pub(crate) &'r Registry);
+
+impl Probe for Terminated<'_> {
+    #[inline]
+    fn probe(&self) -> bool {
+        // Acquire: pairs with `terminate`.
+        self.0.terminate.load(Ordering::Acquire)
+    }
+}
+
+/// A latch by reference (for thread-local latches).
+pub(crate) struct LatchRef<'a, L>(pub(crate) &'a L);
+
+impl<L: Latch> Latch for LatchRef<'_, L> {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: the referenced latch outlives the job (it is the waiter's thread-local);
+        // we copy the reference out before setting.
+        unsafe { L::set((*this).0) }
+    }
+}

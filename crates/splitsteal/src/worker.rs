@@ -1,0 +1,440 @@
+//! A worker thread and its scheduling loop, per policy.
+//!
+//! Every policy runs the same loop (002 Fig. 3 / 000 Algorithm 1, in fork-join form):
+//! take local work (pop the newest task), else make one steal attempt on a uniformly
+//! random other worker, else take a job injected from outside; between failed attempts
+//! yield the processor (002's `yield`, so a pool with more workers than free cores keeps
+//! going), and after a while sleep. The policies differ in the deque and in what a thief
+//! does when a victim has only private work:
+//!
+//! | policy | deque | on `PrivateWork` | victim exposes |
+//! |---|---|---|---|
+//! | `locked`, `abp`, `chase-lev` | mutex / ABP / Chase-Lev | (never returned) | (everything is public) |
+//! | `lcws-poll` | split | set the victim's `targeted` flag | one task, when it polls the flag (every join and every pop) |
+//! | `lcws-signal` | split | flag + `pthread_kill`, unless already flagged | one task, in the signal handler |
+//! | `lcws-cons` | split | as `lcws-signal`, if the victim has two private tasks | one task, never the last |
+//! | `lcws-half` | split | as `lcws-signal` | ⌈r/2⌉ of r private tasks |
+//!
+//! For the signal variants the flag only suppresses duplicate signals; it is cleared when
+//! the victim pushes a task or when one of its public tasks is taken (003 §4).
+
+use std::cell::{Cell, UnsafeCell};
+use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+
+use crate::deque::{
+    Abp, AbpStealer, ChaseLev, ChaseLevStealer, Exposure, Locked, LockedStealer, Owner,
+    SignalExposer, Split, SplitStealer, Steal, Stealer,
+};
+use crate::exposure;
+use crate::job::JobRef;
+use crate::latch::Probe;
+use crate::registry::{Registry, Terminated, WorkerInfo};
+use crate::stats::{Counter, Stats};
+use crate::Policy;
+
+/// A worker's own end of its deque.
+pub(crate) enum LocalDeque {
+    Locked(Locked<JobRef>),
+    Abp(Abp<JobRef>),
+    ChaseLev(ChaseLev<JobRef>),
+    Split(Split<JobRef>),
+}
+
+/// The thieves' end of a worker's deque.
+pub(crate) enum RemoteDeque {
+    Locked(LockedStealer<JobRef>),
+    Abp(AbpStealer<JobRef>),
+    ChaseLev(ChaseLevStealer<JobRef>),
+    Split(SplitStealer<JobRef>),
+}
+
+impl LocalDeque {
+    /// A deque for `policy` and its thief handle.
+    pub(crate) fn new(policy: Policy, capacity: usize) -> (LocalDeque, RemoteDeque) {
+        match policy {
+            Policy::Locked => {
+                let d = Locked::with_capacity(capacity);
+                let s = d.stealer();
+                (LocalDeque::Locked(d), RemoteDeque::Locked(s))
+            }
+            Policy::Abp => {
+                let d = Abp::with_capacity(capacity);
+                let s = d.stealer();
+                (LocalDeque::Abp(d), RemoteDeque::Abp(s))
+            }
+            Policy::ChaseLev => {
+                let d = ChaseLev::with_capacity(capacity);
+                let s = d.stealer();
+                (LocalDeque::ChaseLev(d), RemoteDeque::ChaseLev(s))
+            }
+            Policy::LcwsPoll | Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf => {
+                let d = Split::with_capacity(capacity);
+                let s = d.stealer();
+                (LocalDeque::Split(d), RemoteDeque::Split(s))
+            }
+        }
+    }
+}
+
+impl RemoteDeque {
+    #[inline]
+    pub(crate) fn steal(&self) -> Steal<JobRef> {
+        match self {
+            RemoteDeque::Locked(s) => s.steal(),
+            RemoteDeque::Abp(s) => s.steal(),
+            RemoteDeque::ChaseLev(s) => s.steal(),
+            RemoteDeque::Split(s) => s.steal(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            RemoteDeque::Locked(s) => s.is_empty(),
+            RemoteDeque::Abp(s) => s.is_empty(),
+            RemoteDeque::ChaseLev(s) => s.is_empty(),
+            RemoteDeque::Split(s) => s.is_empty(),
+        }
+    }
+
+    fn private_len(&self) -> usize {
+        match self {
+            RemoteDeque::Split(s) => s.private_len(),
+            _ => 0,
+        }
+    }
+}
+
+/// What one worker did; written by that worker only (the signal handler writes
+/// `handler_exposures`, and nothing else writes it).
+#[derive(Debug, Default)]
+pub(crate) struct WorkerCounters {
+    pub(crate) tasks: Counter,
+    pub(crate) steal_attempts: Counter,
+    pub(crate) steals: Counter,
+    pub(crate) exposures: Counter,
+    pub(crate) handler_exposures: Counter,
+    pub(crate) signals: Counter,
+    pub(crate) sleeps: Counter,
+    pub(crate) mailed: Counter,
+}
+
+impl WorkerCounters {
+    pub(crate) fn snapshot(&self) -> Stats {
+        Stats {
+            tasks: self.tasks.get(),
+            steal_attempts: self.steal_attempts.get(),
+            steals: self.steals.get(),
+            exposures: self.exposures.get() + self.handler_exposures.get(),
+            signals: self.signals.get(),
+            sleeps: self.sleeps.get(),
+            mailed: self.mailed.get(),
+            ..Stats::default()
+        }
+    }
+}
+
+thread_local! {
+    // `const`-initialized, no destructor: a plain TLS-relative load, also from the
+    // exposure signal handler.
+    static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+}
+
+/// A worker: its deque, its random victim picker, its counters.
+pub(crate) struct WorkerThread {
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) index: usize,
+    policy: Policy,
+    /// Touched only by this thread, one short borrow at a time (never across user code).
+    deque: UnsafeCell<LocalDeque>,
+    /// This worker's `targeted` flag (in the registry, which outlives the worker).
+    targeted: *const AtomicBool,
+    /// For the signal handler (split deques under signal policies).
+    exposer: Option<SignalExposer>,
+    exposure: Exposure,
+    rng: Cell<u64>,
+    pub(crate) counters: WorkerCounters,
+}
+
+impl WorkerThread {
+    fn new(registry: Arc<Registry>, index: usize, deque: LocalDeque) -> WorkerThread {
+        let policy = registry.policy();
+        let exposer = match (&deque, policy.uses_signals()) {
+            (LocalDeque::Split(d), true) => Some(d.signal_exposer()),
+            _ => None,
+        };
+        let targeted: *const AtomicBool = &*registry.workers[index].targeted;
+        let exposure = registry.config.exposure();
+        WorkerThread {
+            policy,
+            deque: UnsafeCell::new(deque),
+            targeted,
+            exposer,
+            exposure,
+            // Any non-zero seed; distinct per worker.
+            rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ ((index as u64 + 1) << 17)),
+            counters: WorkerCounters::default(),
+            registry,
+            index,
+        }
+    }
+
+    /// The calling thread's worker, or null outside any pool.
+    #[inline(always)]
+    pub(crate) fn current() -> *const WorkerThread {
+        CURRENT.with(Cell::get)
+    }
+
+    #[inline(always)]
+    fn deque(&self) -> &mut LocalDeque {
+        // SAFETY: only this worker's thread reaches `self` through `CURRENT`, and every
+        // caller drops the borrow before running any other code that could borrow again.
+        unsafe { &mut *self.deque.get() }
+    }
+
+    #[inline(always)]
+    fn targeted(&self) -> &AtomicBool {
+        // SAFETY: points into `self.registry`, which this worker keeps alive.
+        unsafe { &*self.targeted }
+    }
+
+    fn info(&self, index: usize) -> &WorkerInfo {
+        &self.registry.workers[index]
+    }
+
+    /// Pushes a job at the bottom of the local deque; `false` if the deque is full.
+    #[inline(always)]
+    pub(crate) fn push(&self, job: JobRef) -> bool {
+        let pushed = match self.deque() {
+            LocalDeque::Split(d) => d.push(job).is_ok(),
+            LocalDeque::ChaseLev(d) => d.push(job).is_ok(),
+            LocalDeque::Abp(d) => d.push(job).is_ok(),
+            LocalDeque::Locked(d) => d.push(job).is_ok(),
+        };
+        if self.policy.uses_signals() {
+            // A push is new work: thieves may signal again (003 §4). Relaxed: a hint.
+            let targeted = self.targeted();
+            if targeted.load(Ordering::Relaxed) {
+                targeted.store(false, Ordering::Relaxed);
+            }
+        }
+        pushed
+    }
+
+    /// After pushing a job in `join`: answer an exposure request (`lcws-poll`) and wake a
+    /// sleeping worker if there is one.
+    #[inline(always)]
+    pub(crate) fn after_push(&self) {
+        self.poll_exposure_request();
+        if self.registry.sleep.has_sleepers() {
+            self.wake_a_sleeper();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wake_a_sleeper(&self) {
+        self.registry.sleep.wake_one();
+    }
+
+    /// `lcws-poll`: one plain load of the `targeted` flag per scheduling step.
+    #[inline(always)]
+    fn poll_exposure_request(&self) {
+        // Relaxed: a plain load (000: reading a fresh flag needs no synchronization).
+        if self.policy == Policy::LcwsPoll && self.targeted().load(Ordering::Relaxed) {
+            self.expose_on_request();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expose_on_request(&self) {
+        let exposed = match self.deque() {
+            LocalDeque::Split(d) => d.expose(Exposure::One),
+            _ => 0,
+        };
+        // Relaxed: a plain store, as 000 Algorithm 1 line 5 (a lost concurrent request is
+        // benign: the exposed task serves it).
+        self.targeted().store(false, Ordering::Relaxed);
+        if exposed > 0 {
+            self.counters.exposures.add(exposed as u64);
+            if self.registry.sleep.has_sleepers() {
+                self.registry.sleep.wake_one();
+            }
+        }
+    }
+
+    /// Runs in the exposure signal handler on this worker's thread.
+    pub(crate) fn on_exposure_signal(&self) {
+        if let Some(exposer) = self.exposer {
+            // SAFETY: we are on the owner's thread (the handler interrupted it) and the deque
+            // lives as long as `self`.
+            let exposed = unsafe { exposer.expose(self.exposure) };
+            self.counters.handler_exposures.add(exposed as u64);
+        }
+    }
+
+    /// Pops the newest local job.
+    #[inline(always)]
+    pub(crate) fn take_local(&self) -> Option<JobRef> {
+        self.poll_exposure_request();
+        match self.deque() {
+            LocalDeque::Split(d) => match d.pop_private() {
+                Some(job) => Some(job),
+                None => self.pop_public(),
+            },
+            LocalDeque::ChaseLev(d) => d.pop(),
+            LocalDeque::Abp(d) => d.pop(),
+            LocalDeque::Locked(d) => d.pop(),
+        }
+    }
+
+    #[inline(never)]
+    fn pop_public(&self) -> Option<JobRef> {
+        let LocalDeque::Split(d) = self.deque() else {
+            return None;
+        };
+        let job = d.pop_public_bottom();
+        if job.is_some() && self.policy.uses_signals() {
+            // A public task was removed: thieves may signal again (003 §4).
+            self.targeted().store(false, Ordering::Relaxed);
+        }
+        job
+    }
+
+    /// A uniformly random worker other than this one (xorshift64*).
+    fn random_victim(&self) -> usize {
+        let n = self.registry.num_threads();
+        let mut x = self.rng.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng.set(x);
+        let r = (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as usize % (n - 1);
+        if r >= self.index {
+            r + 1
+        } else {
+            r
+        }
+    }
+
+    /// One steal attempt on a random victim.
+    fn steal_once(&self) -> Option<JobRef> {
+        if self.registry.num_threads() < 2 {
+            return None;
+        }
+        let info = self.info(self.random_victim());
+        self.counters.steal_attempts.bump();
+        match info.steal() {
+            Steal::Success(job) => {
+                self.counters.steals.bump();
+                if self.policy.uses_signals() && info.targeted.load(Ordering::Relaxed) {
+                    // A public task was removed: the victim may be signalled again.
+                    info.targeted.store(false, Ordering::Relaxed);
+                }
+                Some(job)
+            }
+            Steal::PrivateWork => {
+                self.notify(info);
+                None
+            }
+            Steal::Empty | Steal::Abort => None,
+        }
+    }
+
+    /// Asks `victim`, which has private work only, to expose some.
+    fn notify(&self, info: &WorkerInfo) {
+        // Relaxed throughout: the flag is a request and a duplicate-signal filter; a stale
+        // read costs at most one extra request.
+        if info.targeted.load(Ordering::Relaxed) {
+            return;
+        }
+        match self.policy {
+            Policy::LcwsPoll => info.targeted.store(true, Ordering::Relaxed),
+            Policy::LcwsSignal | Policy::LcwsHalf | Policy::LcwsCons => {
+                if self.policy == Policy::LcwsCons && info.stealer.private_len() < 2 {
+                    return; // 003 "Cons": never ask for the last private task
+                }
+                info.targeted.store(true, Ordering::Relaxed);
+                self.counters.signals.bump();
+                // SAFETY: workers stay alive until every worker stopped stealing
+                // (`Registry::worker_stopping`), and `victim != self.index`.
+                unsafe { exposure::send(info.pthread(), self.registry.config.signal) };
+            }
+            _ => {}
+        }
+    }
+
+    /// Local work, else one steal attempt, else an injected job.
+    #[inline]
+    fn find_work(&self) -> Option<JobRef> {
+        if let Some(job) = self.take_local() {
+            return Some(job);
+        }
+        if let Some(job) = self.steal_once() {
+            return Some(job);
+        }
+        self.registry.pop_injected()
+    }
+
+    /// Runs a job taken from a deque or the injector.
+    #[inline]
+    pub(crate) fn execute(&self, job: JobRef) {
+        self.counters.tasks.bump();
+        // SAFETY: jobs in deques and the injector are alive and not yet run; each is taken
+        // from exactly one place exactly once (the deques' exactly-once guarantee).
+        unsafe { job.execute() }
+    }
+
+    /// Runs other work until `latch` is set; yields between failed steal attempts and
+    /// sleeps after a while.
+    pub(crate) fn wait_until<L: Probe + ?Sized>(&self, latch: &L) {
+        let spin_rounds = self.registry.config.spin_rounds;
+        let mut idle_rounds = 0u32;
+        while !latch.probe() {
+            if let Some(job) = self.find_work() {
+                self.execute(job);
+                idle_rounds = 0;
+                continue;
+            }
+            idle_rounds += 1;
+            if idle_rounds <= spin_rounds {
+                // 002's yield between consecutive steal attempts.
+                thread::yield_now();
+                continue;
+            }
+            let registry = &*self.registry;
+            let index = self.index;
+            if registry.sleep.sleep(index, || {
+                latch.probe() || registry.has_visible_work(index)
+            }) {
+                self.counters.sleeps.bump();
+            }
+            idle_rounds = 0;
+        }
+    }
+}
+
+/// The body of a worker thread.
+pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque) {
+    // A panic escaping the scheduler itself (not a task: tasks' panics are caught) would
+    // leave joiners waiting forever; abort instead.
+    struct AbortOnUnwind;
+    impl Drop for AbortOnUnwind {
+        fn drop(&mut self) {
+            eprintln!("splitsteal: a worker thread panicked outside any task; aborting");
+            std::process::abort();
+        }
+    }
+    let guard = AbortOnUnwind;
+    let worker = WorkerThread::new(registry, index, deque);
+    CURRENT.with(|c| c.set(&worker));
+    worker.registry.worker_started(&worker);
+    worker.wait_until(&Terminated(&worker.registry));
+    worker.registry.worker_stopping(index);
+    // Cleared before `worker` is dropped: a late signal handler then sees null.
+    CURRENT.with(|c| c.set(ptr::null()));
+    std::mem::forget(guard);
+}
