@@ -1,1 +1,58 @@
 //! Data-parallel primitives (issue 4): written once against [`ForkJoin`](crate::ForkJoin).
+//!
+//! Every function takes the scheduler context first, so the same code runs on every
+//! splitsteal policy, on rayon or chili through an adapter, and serially on
+//! [`Serial`](crate::Serial):
+//!
+//! ```
+//! use splitsteal::{par, Serial};
+//!
+//! let ctx = &mut Serial;
+//! let mut v: Vec<u64> = par::tabulate(ctx, 1000, |i| (i as u64 * 7919) % 1000);
+//! par::sort_unstable(ctx, &mut v);
+//! assert!(v.windows(2).all(|w| w[0] <= w[1]));
+//! let (prefix, total) = par::scan(ctx, &v, || 0, |a, b| a + b);
+//! assert_eq!(total, v.iter().sum::<u64>());
+//! assert_eq!(prefix[1], v[0]);
+//! ```
+//!
+//! # How work is cut
+//!
+//! Loops split their range recursively on [`join`](crate::ForkJoin::join) at 9/16 of its
+//! length (001 §3.1: an exact halving makes the pieces of power-of-two arrays alias in
+//! set-associative caches; the 9/16 point is taken relative to each sub-range's start).
+//! With automatic granularity (the default) the first iterations are timed on doubling
+//! prefixes until one takes about a microsecond, as ParlayLib's `parallel_for` does, and
+//! that prefix size bounds the leaves from below (003 §4.2). On a context with one thread
+//! the whole input is a single leaf.
+//!
+//! # Morsels
+//!
+//! Leaves that write an output slice are *morsels* (001 §3.4.4, after Leis et al.):
+//! blocks of contiguous indices whose boundaries are the elements that start at an address
+//! that is a multiple of [`ForkJoin::morsel_bytes`](crate::ForkJoin::morsel_bytes), so two
+//! workers never write the same cache line. The morsel size is a pool builder setting
+//! (`ThreadPoolBuilder::morsel_bytes`), default
+//! [`DEFAULT_MORSEL_BYTES`](crate::fork::DEFAULT_MORSEL_BYTES).
+//!
+//! # Panics
+//!
+//! A panic in a user closure propagates to the caller once the other leaves have
+//! finished. Outputs under construction are leaked, never dropped as if initialized;
+//! slices being sorted keep every element (in an unspecified order).
+
+mod basic;
+mod filter;
+mod scan;
+mod sort;
+mod split;
+#[cfg(test)]
+mod testkit;
+
+pub use basic::{
+    blocks_mut, for_each_mut, map, map_reduce, map_reduce_range, par_for, par_for_grain,
+    par_for_ranges, reduce, sum, tabulate,
+};
+pub use filter::{dedup, filter, pack, pack_index};
+pub use scan::{scan, scan_inclusive, scan_inclusive_inplace, scan_inplace};
+pub use sort::{sort, sort_by, sort_by_key, sort_unstable, sort_unstable_by, sort_unstable_by_key};

@@ -1,0 +1,483 @@
+//! Loops, `tabulate`, `map` and reductions.
+
+use std::iter::Sum;
+use std::mem::MaybeUninit;
+use std::ops::Range;
+
+use super::split::{run, Align, Grain};
+use crate::ForkJoin;
+
+/// Runs `f(i)` for every `i` in `range`, in parallel, with automatic granularity.
+///
+/// The range is split recursively on [`ForkJoin::join`] at 9/16 of its length (001's
+/// rule against power-of-two cache-set aliasing, taken relative to the start of each
+/// sub-range). Leaves are at least as large as the prefix that took about a microsecond
+/// when the first iterations were timed (ParlayLib's rule), and leaf boundaries fall on
+/// multiples of `ctx.morsel_bytes() / 8` indices — whole morsels of an array of 8-byte
+/// elements. To write into a slice with exact morsel alignment, use [`for_each_mut`] or
+/// [`blocks_mut`], which read the slice's address.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// let total = AtomicU64::new(0);
+/// par::par_for(&mut Serial, 10..20, |i| {
+///     total.fetch_add(i as u64, Ordering::Relaxed);
+/// });
+/// assert_eq!(total.into_inner(), (10..20).sum());
+/// ```
+pub fn par_for<C, F>(ctx: &mut C, range: Range<usize>, f: F)
+where
+    C: ForkJoin,
+    F: Fn(usize) + Sync,
+{
+    loop_ranges(ctx, range, Grain::Auto, &|r: Range<usize>| r.for_each(&f));
+}
+
+/// Like [`par_for`], with leaves of at most `grain` iterations (`grain` is clamped to at
+/// least 1; a leaf may still be cut only at morsel boundaries, see [`par_for`]).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+///
+/// let count = AtomicUsize::new(0);
+/// par::par_for_grain(&mut Serial, 0..1000, 64, |_| {
+///     count.fetch_add(1, Ordering::Relaxed);
+/// });
+/// assert_eq!(count.into_inner(), 1000);
+/// ```
+pub fn par_for_grain<C, F>(ctx: &mut C, range: Range<usize>, grain: usize, f: F)
+where
+    C: ForkJoin,
+    F: Fn(usize) + Sync,
+{
+    loop_ranges(ctx, range, Grain::Fixed(grain), &|r: Range<usize>| {
+        r.for_each(&f)
+    });
+}
+
+/// Like [`par_for`], but calls `f` once per leaf with the leaf's whole sub-range, so the
+/// body can keep per-leaf state (a local buffer, a running sum) across its iterations.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+/// use std::sync::Mutex;
+///
+/// let pieces = Mutex::new(Vec::new());
+/// par::par_for_ranges(&mut Serial, 3..50, |r| pieces.lock().unwrap().push(r));
+/// let mut pieces = pieces.into_inner().unwrap();
+/// pieces.sort_by_key(|r| r.start);
+/// assert_eq!(pieces.first().unwrap().start, 3);
+/// assert_eq!(pieces.last().unwrap().end, 50);
+/// ```
+pub fn par_for_ranges<C, F>(ctx: &mut C, range: Range<usize>, f: F)
+where
+    C: ForkJoin,
+    F: Fn(Range<usize>) + Sync,
+{
+    loop_ranges(ctx, range, Grain::Auto, &f);
+}
+
+fn loop_ranges<C, F>(ctx: &mut C, range: Range<usize>, grain: Grain, f: &F)
+where
+    C: ForkJoin,
+    F: Fn(Range<usize>) + Sync,
+{
+    if range.start >= range.end {
+        return;
+    }
+    let align = Align::every(ctx.morsel_bytes() / 8);
+    let start = range.start;
+    run(ctx, range, start, grain, align, &|_, r| f(r), &|(), ()| ());
+}
+
+/// Calls `f(i, &mut v[i])` for every element, in parallel; leaves are whole morsels of
+/// `v` (rayon: `v.par_iter_mut().enumerate().for_each(...)`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![0u32; 100];
+/// par::for_each_mut(&mut Serial, &mut v, |i, x| *x = i as u32 * 2);
+/// assert_eq!(v[42], 84);
+/// ```
+pub fn for_each_mut<C, T, F>(ctx: &mut C, v: &mut [T], f: F)
+where
+    C: ForkJoin,
+    T: Send,
+    F: Fn(usize, &mut T) + Sync,
+{
+    blocks_mut(ctx, v, |start, block| {
+        for (j, x) in block.iter_mut().enumerate() {
+            f(start + j, x)
+        }
+    })
+}
+
+/// Calls `f(start, block)` on disjoint blocks of `v` covering it, in parallel, where
+/// `block` is `&mut v[start..start + block.len()]`. Blocks begin and end on morsel
+/// boundaries of `v` (addresses that are multiples of [`ForkJoin::morsel_bytes`]), except
+/// at the ends of `v`, so two blocks never share a cache line.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![1u64; 1000];
+/// par::blocks_mut(&mut Serial, &mut v, |start, block| {
+///     for (j, x) in block.iter_mut().enumerate() {
+///         *x += (start + j) as u64;
+///     }
+/// });
+/// assert_eq!(v[999], 1000);
+/// ```
+pub fn blocks_mut<C, T, F>(ctx: &mut C, v: &mut [T], f: F)
+where
+    C: ForkJoin,
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync,
+{
+    let align = Align::of(v.as_ptr(), ctx.morsel_bytes());
+    run(ctx, v, 0, Grain::Auto, align, &f, &|(), ()| ());
+}
+
+/// Fills a vector of `n` elements in parallel: element `i` is `f(i)`. Each leaf writes
+/// whole morsels of the (uninitialized) output.
+///
+/// If `f` panics, the panic propagates after the other leaves finish; the elements already
+/// built are leaked, not dropped.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let squares = par::tabulate(&mut Serial, 5, |i| i * i);
+/// assert_eq!(squares, [0, 1, 4, 9, 16]);
+/// ```
+pub fn tabulate<C, T, F>(ctx: &mut C, n: usize, f: F) -> Vec<T>
+where
+    C: ForkJoin,
+    T: Send,
+    F: Fn(usize) -> T + Sync,
+{
+    build_vec(ctx, n, &|start, out: &mut [MaybeUninit<T>]| {
+        for (j, slot) in out.iter_mut().enumerate() {
+            slot.write(f(start + j));
+        }
+    })
+}
+
+/// `v.iter().map(f).collect()`, in parallel (rayon: `v.par_iter().map(f).collect()`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let v = [1, 2, 3];
+/// assert_eq!(par::map(&mut Serial, &v, |x| x * 10), [10, 20, 30]);
+/// ```
+pub fn map<C, T, U, F>(ctx: &mut C, v: &[T], f: F) -> Vec<U>
+where
+    C: ForkJoin,
+    T: Sync,
+    U: Send,
+    F: Fn(&T) -> U + Sync,
+{
+    let n = v.len();
+    let mut out: Vec<U> = Vec::with_capacity(n);
+    let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
+    run(
+        ctx,
+        (v, &mut out.spare_capacity_mut()[..n]),
+        0,
+        Grain::Auto,
+        align,
+        &|_, (src, dst): (&[T], &mut [MaybeUninit<U>])| {
+            for (x, slot) in src.iter().zip(dst) {
+                slot.write(f(x));
+            }
+        },
+        &|(), ()| (),
+    );
+    // SAFETY: `run` returned normally, so every leaf ran to completion and the leaves
+    // cover `0..n`: all `n` slots are initialized.
+    unsafe { out.set_len(n) };
+    out
+}
+
+/// Builds a `Vec<T>` of `n` elements whose leaves `leaf(start, slots)` each initialize
+/// every slot of a morsel-aligned piece of the spare capacity.
+pub(crate) fn build_vec<C, T, L>(ctx: &mut C, n: usize, leaf: &L) -> Vec<T>
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(usize, &mut [MaybeUninit<T>]) + Sync,
+{
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
+    run(
+        ctx,
+        &mut out.spare_capacity_mut()[..n],
+        0,
+        Grain::Auto,
+        align,
+        leaf,
+        &|(), ()| (),
+    );
+    // SAFETY: every caller's leaf initializes all the slots it is given, `run` returned
+    // normally (no leaf panicked), and the leaves cover `0..n`.
+    unsafe { out.set_len(n) };
+    out
+}
+
+/// Reduces `v` with an associative operator (rayon: `v.par_iter().cloned().reduce(identity,
+/// op)`). `identity()` must be a neutral element of `op`. The grouping depends on timing,
+/// so a merely approximately associative `op` (floating-point addition) may give slightly
+/// different results from run to run.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let v: Vec<u64> = (1..=100).collect();
+/// assert_eq!(par::reduce(&mut Serial, &v, || 0, |a, b| a + b), 5050);
+/// let max = par::reduce(&mut Serial, &v, || u64::MIN, |a, b| a.max(b));
+/// assert_eq!(max, 100);
+/// ```
+pub fn reduce<C, T, ID, OP>(ctx: &mut C, v: &[T], identity: ID, op: OP) -> T
+where
+    C: ForkJoin,
+    T: Clone + Send + Sync,
+    ID: Fn() -> T + Sync,
+    OP: Fn(T, T) -> T + Sync,
+{
+    map_reduce(ctx, v, T::clone, identity, op)
+}
+
+/// `v.iter().map(map).fold(identity(), op)` in parallel, with `op` associative and
+/// `identity()` neutral (rayon: `v.par_iter().map(map).reduce(identity, op)`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let words = ["fork", "join", "steal"];
+/// let letters = par::map_reduce(&mut Serial, &words, |w| w.len(), || 0, |a, b| a + b);
+/// assert_eq!(letters, 13);
+/// ```
+pub fn map_reduce<C, T, U, M, ID, OP>(ctx: &mut C, v: &[T], map: M, identity: ID, op: OP) -> U
+where
+    C: ForkJoin,
+    T: Sync,
+    U: Send,
+    M: Fn(&T) -> U + Sync,
+    ID: Fn() -> U + Sync,
+    OP: Fn(U, U) -> U + Sync,
+{
+    run(
+        ctx,
+        v,
+        0,
+        Grain::Auto,
+        Align::NONE,
+        &|_, s: &[T]| s.iter().fold(identity(), |a, x| op(a, map(x))),
+        &op,
+    )
+}
+
+/// `range.map(f).fold(identity(), op)` in parallel, with `op` associative and
+/// `identity()` neutral: a reduction over indices, without an input slice.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let odd_squares = par::map_reduce_range(&mut Serial, 0..10, |i| (i % 2) * i * i, || 0, |a, b| a + b);
+/// assert_eq!(odd_squares, 1 + 9 + 25 + 49 + 81);
+/// ```
+pub fn map_reduce_range<C, U, M, ID, OP>(
+    ctx: &mut C,
+    range: Range<usize>,
+    map: M,
+    identity: ID,
+    op: OP,
+) -> U
+where
+    C: ForkJoin,
+    U: Send,
+    M: Fn(usize) -> U + Sync,
+    ID: Fn() -> U + Sync,
+    OP: Fn(U, U) -> U + Sync,
+{
+    let range = range.start..range.end.max(range.start);
+    let start = range.start;
+    run(
+        ctx,
+        range,
+        start,
+        Grain::Auto,
+        Align::NONE,
+        &|_, r: Range<usize>| r.fold(identity(), |a, i| op(a, map(i))),
+        &op,
+    )
+}
+
+/// The sum of `v` (rayon: `v.par_iter().sum()` / `.copied().sum()`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// assert_eq!(par::sum(&mut Serial, &[1.5f64, 2.5, 3.0]), 7.0);
+/// ```
+pub fn sum<C, T>(ctx: &mut C, v: &[T]) -> T
+where
+    C: ForkJoin,
+    T: Copy + Send + Sync + Sum<T>,
+{
+    run(
+        ctx,
+        v,
+        0,
+        Grain::Auto,
+        Align::NONE,
+        &|_, s: &[T]| s.iter().copied().sum::<T>(),
+        &|a: T, b: T| [a, b].into_iter().sum::<T>(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{sizes, Rng, SplitSerial, Threads};
+    use super::*;
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    #[test]
+    fn par_for_visits_every_index_once() {
+        for n in sizes() {
+            for start in [0usize, 3, 1000] {
+                let hits: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+                par_for(&mut Threads::new(), start..start + n, |i| {
+                    hits[i - start].fetch_add(1, Ordering::Relaxed);
+                });
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "n={n}");
+                let hits: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+                par_for_grain(&mut SplitSerial { morsel: 64 }, start..start + n, 3, |i| {
+                    hits[i - start].fetch_add(1, Ordering::Relaxed);
+                });
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "n={n}");
+            }
+        }
+        // An empty or reversed range runs nothing.
+        #[allow(clippy::reversed_empty_ranges)]
+        par_for(&mut Threads::new(), 5..2, |_| panic!("ran"));
+    }
+
+    #[test]
+    fn par_for_grain_respects_grain_and_morsels() {
+        use std::sync::Mutex;
+        let leaves = Mutex::new(Vec::new());
+        let ctx = &mut SplitSerial { morsel: 128 };
+        loop_ranges(ctx, 5..10_005, Grain::Fixed(100), &|r| {
+            leaves.lock().unwrap().push(r)
+        });
+        let mut leaves = leaves.into_inner().unwrap();
+        leaves.sort_by_key(|r| r.start);
+        assert_eq!(leaves.first().unwrap().start, 5);
+        assert_eq!(leaves.last().unwrap().end, 10_005);
+        for w in leaves.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+            assert_eq!(w[0].end % 16, 0, "boundary off the morsel grid");
+        }
+        assert!(leaves.iter().all(|r| r.len() <= 100));
+        assert!(
+            leaves.len() < 10_000 / 16,
+            "leaves too small: {}",
+            leaves.len()
+        );
+    }
+
+    #[test]
+    fn blocks_are_morsel_aligned() {
+        use std::sync::Mutex;
+        for morsel in [64usize, 128, 4096] {
+            let mut v = vec![0u32; 50_000];
+            let starts = Mutex::new(Vec::new());
+            let base = v.as_ptr() as usize;
+            blocks_mut(
+                &mut Threads {
+                    morsel,
+                    ..Threads::new()
+                },
+                &mut v,
+                |s, b| {
+                    starts.lock().unwrap().push(s);
+                    b.iter_mut().for_each(|x| *x += 1);
+                },
+            );
+            assert!(v.iter().all(|&x| x == 1));
+            for s in starts.into_inner().unwrap() {
+                if s != 0 {
+                    assert_eq!((base + 4 * s) % morsel, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tabulate_map_reduce_match_sequential() {
+        let mut rng = Rng(7);
+        for n in sizes() {
+            let v = rng.vec(n, 1000);
+            let ctx = &mut Threads::new();
+            assert_eq!(
+                tabulate(ctx, n, |i| v[i] * 3),
+                v.iter().map(|x| x * 3).collect::<Vec<_>>()
+            );
+            let strings = map(ctx, &v, |x| x.to_string());
+            assert_eq!(strings, v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+            assert_eq!(reduce(ctx, &v, || 0, |a, b| a + b), v.iter().sum::<u64>());
+            assert_eq!(sum(ctx, &v), v.iter().sum::<u64>());
+            // A non-commutative associative operator: concatenation keeps order.
+            let cat = map_reduce(
+                ctx,
+                &v,
+                |x| vec![*x],
+                Vec::new,
+                |mut a, b| {
+                    a.extend(b);
+                    a
+                },
+            );
+            assert_eq!(cat, v);
+            let r = map_reduce_range(
+                ctx,
+                3..3 + n,
+                |i| vec![i],
+                Vec::new,
+                |mut a, b| {
+                    a.extend(b);
+                    a
+                },
+            );
+            assert_eq!(r, (3..3 + n).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn panics_propagate_and_leak_only() {
+        let n = if cfg!(miri) { 100 } else { 10_000 };
+        for _ in 0..2 {
+            let r = std::panic::catch_unwind(|| {
+                tabulate(&mut Threads::new(), n, |i| {
+                    if i == n / 2 {
+                        panic!("boom {i}");
+                    }
+                    vec![i]
+                })
+            });
+            let err = r.unwrap_err();
+            assert_eq!(
+                err.downcast_ref::<String>().unwrap(),
+                &format!("boom {}", n / 2)
+            );
+        }
+        // The context is still usable afterwards.
+        assert_eq!(tabulate(&mut Threads::new(), 10, |i| i).len(), 10);
+    }
+}

@@ -1,0 +1,659 @@
+//! Comparison sorts: a parallel merge sort with a parallel merge.
+//!
+//! The slice is halved recursively on `join` down to a few leaves per thread; leaves are
+//! sorted with std's sequential sort (`sort_by`, stable, for [`sort_by`];
+//! `sort_unstable_by` for [`sort_unstable_by`]); sorted halves are merged *in parallel*
+//! (the longer run is cut at its middle, the cut point is binary-searched in the other, and
+//! the two sub-merges run on `join`), ping-ponging between the slice and one buffer of the
+//! same length, so each level moves every element once. Already-ordered neighbours are
+//! detected with one comparison and just copied, so sorted input costs about one copy per
+//! level. The merge takes from the left run on ties, so [`sort_by`] is stable; with the
+//! unstable leaf sort, [`sort_unstable_by`] is not.
+//!
+//! Elements are moved bitwise between the slice and the buffer. To stay sound when the
+//! comparator panics, every recursive call guarantees — on return and while unwinding —
+//! that the elements of its range are all in the half (slice or buffer) the caller
+//! expects: drop guards copy them there. So a panic leaves `v` a permutation of its input.
+
+use std::cmp::Ordering;
+use std::mem::{self, ManuallyDrop};
+use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
+use crate::ForkJoin;
+
+/// Below this many elements, sort sequentially.
+const SEQ_SORT: usize = if cfg!(any(test, miri)) { 32 } else { 1 << 13 };
+/// Below this many elements, merge sequentially.
+const SEQ_MERGE: usize = if cfg!(any(test, miri)) { 16 } else { 1 << 12 };
+/// Sequential leaves per thread.
+const LEAVES_PER_THREAD: usize = 2;
+
+/// Sorts `v` in parallel; stable (rayon: `v.par_sort()`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![5, 3, 1, 4, 2];
+/// par::sort(&mut Serial, &mut v);
+/// assert_eq!(v, [1, 2, 3, 4, 5]);
+/// ```
+pub fn sort<C, T>(ctx: &mut C, v: &mut [T])
+where
+    C: ForkJoin,
+    T: Ord + Send,
+{
+    sort_by(ctx, v, T::cmp)
+}
+
+/// Sorts `v` with a comparator, in parallel; stable: equal elements keep their order
+/// (rayon: `v.par_sort_by(cmp)`). A parallel merge sort with std's stable sort at the
+/// leaves; allocates a buffer of `v.len()` elements.
+///
+/// If `cmp` panics, the panic propagates and `v` holds its elements in some order; none
+/// is lost or duplicated.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![(2, 'a'), (1, 'b'), (2, 'c'), (1, 'd')];
+/// par::sort_by(&mut Serial, &mut v, |x, y| x.0.cmp(&y.0));
+/// assert_eq!(v, [(1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
+/// ```
+pub fn sort_by<C, T, F>(ctx: &mut C, v: &mut [T], cmp: F)
+where
+    C: ForkJoin,
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    merge_sort(
+        ctx,
+        v,
+        &|a: &T, b: &T| cmp(a, b) == Ordering::Less,
+        &|s: &mut [T]| s.sort_by(&cmp),
+    )
+}
+
+/// Sorts `v` by a key, in parallel; stable (rayon: `v.par_sort_by_key(key)`). `key` is
+/// called about `2 log n` times per element; cache expensive keys in the elements.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec!["ccc", "a", "bb"];
+/// par::sort_by_key(&mut Serial, &mut v, |s| s.len());
+/// assert_eq!(v, ["a", "bb", "ccc"]);
+/// ```
+pub fn sort_by_key<C, T, K, F>(ctx: &mut C, v: &mut [T], key: F)
+where
+    C: ForkJoin,
+    T: Send,
+    K: Ord,
+    F: Fn(&T) -> K + Sync,
+{
+    sort_by(ctx, v, |a, b| key(a).cmp(&key(b)))
+}
+
+/// Sorts `v` in parallel; not stable (rayon: `v.par_sort_unstable()`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![5, 3, 1, 4, 2];
+/// par::sort_unstable(&mut Serial, &mut v);
+/// assert_eq!(v, [1, 2, 3, 4, 5]);
+/// ```
+pub fn sort_unstable<C, T>(ctx: &mut C, v: &mut [T])
+where
+    C: ForkJoin,
+    T: Ord + Send,
+{
+    sort_unstable_by(ctx, v, T::cmp)
+}
+
+/// Sorts `v` with a comparator, in parallel; not stable (rayon:
+/// `v.par_sort_unstable_by(cmp)`). The same parallel merge sort as [`sort_by`], with
+/// std's `sort_unstable_by` (faster, not stable) at the leaves.
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![1.5f64, -2.0, 0.25];
+/// par::sort_unstable_by(&mut Serial, &mut v, |a, b| a.total_cmp(b));
+/// assert_eq!(v, [-2.0, 0.25, 1.5]);
+/// ```
+pub fn sort_unstable_by<C, T, F>(ctx: &mut C, v: &mut [T], cmp: F)
+where
+    C: ForkJoin,
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    merge_sort(
+        ctx,
+        v,
+        &|a: &T, b: &T| cmp(a, b) == Ordering::Less,
+        &|s: &mut [T]| s.sort_unstable_by(&cmp),
+    )
+}
+
+/// Sorts `v` by a key, in parallel; not stable (rayon: `v.par_sort_unstable_by_key(key)`).
+///
+/// ```
+/// use splitsteal::{par, Serial};
+///
+/// let mut v = vec![-3i32, 1, -2];
+/// par::sort_unstable_by_key(&mut Serial, &mut v, |x| x.abs());
+/// assert_eq!(v, [1, -2, -3]);
+/// ```
+pub fn sort_unstable_by_key<C, T, K, F>(ctx: &mut C, v: &mut [T], key: F)
+where
+    C: ForkJoin,
+    T: Send,
+    K: Ord,
+    F: Fn(&T) -> K + Sync,
+{
+    sort_unstable_by(ctx, v, |a, b| key(a).cmp(&key(b)))
+}
+
+/// A raw pointer that may cross threads: the sort hands disjoint ranges to its tasks.
+pub(crate) struct Ptr<T>(pub *mut T);
+
+impl<T> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Ptr<T> {}
+// SAFETY: a `Ptr` is only dereferenced by the one task that owns the range it points
+// into; moving that access to another thread is moving `T`s, which `T: Send` allows.
+unsafe impl<T: Send> Send for Ptr<T> {}
+// SAFETY: as above; tasks share a `Ptr` only to derive pointers to disjoint ranges.
+unsafe impl<T: Send> Sync for Ptr<T> {}
+
+impl<T> Ptr<T> {
+    /// # Safety
+    /// As `pointer::add`.
+    #[inline]
+    pub unsafe fn add(self, k: usize) -> Self {
+        // SAFETY: forwarded to the caller.
+        Ptr(unsafe { self.0.add(k) })
+    }
+}
+
+/// `ctx.join(a, b)`, for code whose invariants need every branch to have run: if the join
+/// unwinds (a panic in `a` or `b`) and one branch never started — a serial `join` does
+/// not run `b` after `a` panicked — its `fix` runs instead while unwinding, to establish
+/// what the branch would have guaranteed.
+pub(crate) fn join_or_fix<C, A, B, FA, FB>(ctx: &mut C, a: A, b: B, fix_a: FA, fix_b: FB)
+where
+    C: ForkJoin,
+    A: FnOnce(&mut C) + Send,
+    B: FnOnce(&mut C) + Send,
+    FA: FnOnce(),
+    FB: FnOnce(),
+{
+    struct Fix<'a, FA: FnOnce(), FB: FnOnce()> {
+        started: [&'a AtomicBool; 2],
+        fix_a: Option<FA>,
+        fix_b: Option<FB>,
+    }
+    impl<FA: FnOnce(), FB: FnOnce()> Drop for Fix<'_, FA, FB> {
+        fn drop(&mut self) {
+            // Relaxed: the join's completion synchronizes with the branches.
+            if !self.started[0].load(AtomicOrdering::Relaxed) {
+                if let Some(f) = self.fix_a.take() {
+                    f()
+                }
+            }
+            if !self.started[1].load(AtomicOrdering::Relaxed) {
+                if let Some(f) = self.fix_b.take() {
+                    f()
+                }
+            }
+        }
+    }
+    let (sa, sb) = (AtomicBool::new(false), AtomicBool::new(false));
+    let fix = Fix {
+        started: [&sa, &sb],
+        fix_a: Some(fix_a),
+        fix_b: Some(fix_b),
+    };
+    ctx.join(
+        |c| {
+            sa.store(true, AtomicOrdering::Relaxed);
+            a(c)
+        },
+        |c| {
+            sb.store(true, AtomicOrdering::Relaxed);
+            b(c)
+        },
+    );
+    // Both branches ran to completion: nothing to fix.
+    mem::forget(fix);
+}
+
+/// Copies `len` elements from `src` to `dst` when dropped, normally or while unwinding.
+pub(crate) struct CopyOnDrop<T> {
+    pub src: *const T,
+    pub dst: *mut T,
+    pub len: usize,
+}
+
+impl<T> Drop for CopyOnDrop<T> {
+    fn drop(&mut self) {
+        // SAFETY: whoever builds a `CopyOnDrop` guarantees that `src` and `dst` are valid
+        // for `len` elements and do not overlap when it is dropped.
+        unsafe { ptr::copy_nonoverlapping(self.src, self.dst, self.len) }
+    }
+}
+
+fn merge_sort<C, T, L, S>(ctx: &mut C, v: &mut [T], is_less: &L, leaf_sort: &S)
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+    S: Fn(&mut [T]) + Sync,
+{
+    let n = v.len();
+    let p = ctx.num_threads();
+    if mem::size_of::<T>() == 0 || p <= 1 || n <= SEQ_SORT {
+        leaf_sort(v);
+        return;
+    }
+    let leaf_len = n.div_ceil(LEAVES_PER_THREAD * p).max(SEQ_SORT);
+    let merge_grain = (n / (8 * p)).max(SEQ_MERGE);
+    // The buffer's length stays 0, so dropping it frees the memory and drops no element.
+    let mut buf: ManuallyDrop<Vec<T>> = ManuallyDrop::new(Vec::with_capacity(n));
+    let cfg = Cfg {
+        leaf_len,
+        merge_grain,
+        is_less,
+        leaf_sort,
+    };
+    // SAFETY: `v` and `buf` are valid, disjoint, and `n` elements long; `v` holds the
+    // elements and the call leaves them (sorted, or permuted if it unwinds) in `v`.
+    unsafe {
+        sort_rec(
+            ctx,
+            Ptr(v.as_mut_ptr()),
+            Ptr(buf.as_mut_ptr()),
+            n,
+            false,
+            &cfg,
+        );
+    }
+    // SAFETY: `buf` is still a valid, empty `Vec`; reached only without unwinding (on
+    // unwinding the buffer is leaked, which is safe).
+    unsafe { ManuallyDrop::drop(&mut buf) };
+}
+
+struct Cfg<'a, L, S> {
+    leaf_len: usize,
+    merge_grain: usize,
+    is_less: &'a L,
+    leaf_sort: &'a S,
+}
+
+/// Sorts the `n` elements at `src`, leaving them at `buf` if `to_buf`, else at `src`.
+///
+/// # Safety
+/// `src` and `buf` are valid for `n` elements and disjoint; the elements are at `src`;
+/// nothing else accesses either range during the call. On return *and* on unwinding the
+/// elements (sorted, respectively permuted) are at `buf` if `to_buf`, else at `src`.
+unsafe fn sort_rec<C, T, L, S>(
+    ctx: &mut C,
+    src: Ptr<T>,
+    buf: Ptr<T>,
+    n: usize,
+    to_buf: bool,
+    cfg: &Cfg<'_, L, S>,
+) where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+    S: Fn(&mut [T]) + Sync,
+{
+    if n <= cfg.leaf_len {
+        // SAFETY: the caller gives us exclusive access to `n` elements at `src`.
+        let s = unsafe { std::slice::from_raw_parts_mut(src.0, n) };
+        if to_buf {
+            // Copies the (sorted, or on a panic permuted: std's sorts keep every element)
+            // leaf into the buffer on the way out either way.
+            let _g = CopyOnDrop {
+                src: src.0,
+                dst: buf.0,
+                len: n,
+            };
+            (cfg.leaf_sort)(s);
+        } else {
+            (cfg.leaf_sort)(s);
+        }
+        return;
+    }
+    let h = n / 2;
+    // The halves leave their results in `from`; we merge them into `to`.
+    let (from, to) = if to_buf { (src, buf) } else { (buf, src) };
+    // If a half panics, both halves still end in `from` (by induction, or by the fix-up
+    // of a half that never started); move them all to `to` while unwinding.
+    let restore = CopyOnDrop {
+        src: from.0,
+        dst: to.0,
+        len: n,
+    };
+    // SAFETY: `h < n`, so the offsets stay inside both ranges.
+    let (src_r, buf_r, from_r) = unsafe { (src.add(h), buf.add(h), from.add(h)) };
+    // A half that never started still has its elements at `src`.
+    let not_started = |at: Ptr<T>, len: usize, dst: Ptr<T>| {
+        if at.0 != dst.0 {
+            // SAFETY: `at` (in `src`) and `dst` (in `buf`) are disjoint ranges of `len`.
+            unsafe { ptr::copy_nonoverlapping(at.0, dst.0, len) }
+        }
+    };
+    join_or_fix(
+        ctx,
+        // SAFETY: the halves `[0, h)` and `[h, n)` of both ranges are disjoint, valid,
+        // and hold their elements at `src`.
+        move |c| unsafe { sort_rec(c, src, buf, h, !to_buf, cfg) },
+        move |c| unsafe { sort_rec(c, src_r, buf_r, n - h, !to_buf, cfg) },
+        || not_started(src, h, from),
+        || not_started(src_r, n - h, from_r),
+    );
+    mem::forget(restore);
+    // SAFETY: both sorted halves are at `from`; `to` is disjoint and `n` long.
+    unsafe { par_merge(ctx, from, h, from.add(h), n - h, to, cfg) };
+}
+
+/// Merges the sorted runs `a[..na]` and `b[..nb]` into `out[..na + nb]`, stably (ties
+/// from `a` first), in parallel.
+///
+/// # Safety
+/// The three ranges are valid and `out` is disjoint from `a` and `b`; nothing else
+/// accesses them. On return and on unwinding, `out` holds all `na + nb` elements (merged,
+/// respectively in some order) and `a`, `b` are logically moved-from.
+unsafe fn par_merge<C, T, L, S>(
+    ctx: &mut C,
+    a: Ptr<T>,
+    na: usize,
+    b: Ptr<T>,
+    nb: usize,
+    out: Ptr<T>,
+    cfg: &Cfg<'_, L, S>,
+) where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+    S: Fn(&mut [T]) + Sync,
+{
+    let is_less = cfg.is_less;
+    if na == 0 || nb == 0 {
+        // SAFETY: valid disjoint ranges, per the contract.
+        unsafe {
+            ptr::copy_nonoverlapping(a.0, out.0, na);
+            ptr::copy_nonoverlapping(b.0, out.0.add(na), nb);
+        }
+        return;
+    }
+    // If `is_less` panics before the work is handed on, put `a` then `b` into `out`.
+    let fallback = MergeFallback { a, na, b, nb, out };
+    // SAFETY: na, nb >= 1, so the first and last elements exist.
+    let (a_last, b_first) = unsafe { (&*a.0.add(na - 1), &*b.0) };
+    if !is_less(b_first, a_last) {
+        // Already in order (sorted input): the fallback's copy is the merge.
+        return;
+    }
+    // SAFETY: as above.
+    let (a_first, b_last) = unsafe { (&*a.0, &*b.0.add(nb - 1)) };
+    if is_less(b_last, a_first) {
+        mem::forget(fallback);
+        // Strictly reversed: `b` first (ties would have failed the strict test).
+        // SAFETY: valid disjoint ranges.
+        unsafe {
+            ptr::copy_nonoverlapping(b.0, out.0, nb);
+            ptr::copy_nonoverlapping(a.0, out.0.add(nb), na);
+        }
+        return;
+    }
+    if na + nb <= cfg.merge_grain || ctx.num_threads() <= 1 {
+        mem::forget(fallback);
+        // SAFETY: per the contract.
+        unsafe { seq_merge(a, na, b, nb, out, is_less) };
+        return;
+    }
+    // Cut the longer run in the middle and find the matching cut in the other, so that
+    // everything left of both cuts precedes everything right of them, ties included.
+    let (ca, cb) = if na >= nb {
+        let ca = na / 2;
+        // SAFETY: `ca < na`, and `b` is valid for `nb` elements.
+        let (pivot, bs) = unsafe { (&*a.0.add(ca), std::slice::from_raw_parts(b.0, nb)) };
+        // `b`'s elements equal to the pivot go right, after it.
+        (ca, bs.partition_point(|y| is_less(y, pivot)))
+    } else {
+        let cb = nb / 2;
+        // SAFETY: as above.
+        let (pivot, as_) = unsafe { (&*b.0.add(cb), std::slice::from_raw_parts(a.0, na)) };
+        // `a`'s elements equal to the pivot go left, before it.
+        (as_.partition_point(|x| !is_less(pivot, x)), cb)
+    };
+    mem::forget(fallback);
+    // SAFETY: `ca <= na`, `cb <= nb`: offsets stay in range.
+    let (a_r, b_r, out_r) = unsafe { (a.add(ca), b.add(cb), out.add(ca + cb)) };
+    join_or_fix(
+        ctx,
+        // SAFETY: the left and right parts of `a`, `b` and `out` are disjoint sub-ranges
+        // with `ca + cb` and `na - ca + nb - cb` elements respectively.
+        move |c| unsafe { par_merge(c, a, ca, b, cb, out, cfg) },
+        move |c| unsafe { par_merge(c, a_r, na - ca, b_r, nb - cb, out_r, cfg) },
+        // A sub-merge that never started: move its runs to its output unmerged.
+        || {
+            drop(MergeFallback {
+                a,
+                na: ca,
+                b,
+                nb: cb,
+                out,
+            })
+        },
+        || {
+            drop(MergeFallback {
+                a: a_r,
+                na: na - ca,
+                b: b_r,
+                nb: nb - cb,
+                out: out_r,
+            })
+        },
+    );
+}
+
+/// On drop, copies `a` then `b` into `out`.
+struct MergeFallback<T> {
+    a: Ptr<T>,
+    na: usize,
+    b: Ptr<T>,
+    nb: usize,
+    out: Ptr<T>,
+}
+
+impl<T> Drop for MergeFallback<T> {
+    fn drop(&mut self) {
+        // SAFETY: built by `par_merge` from its (valid, disjoint) arguments.
+        unsafe {
+            ptr::copy_nonoverlapping(self.a.0, self.out.0, self.na);
+            ptr::copy_nonoverlapping(self.b.0, self.out.0.add(self.na), self.nb);
+        }
+    }
+}
+
+/// The state of a sequential merge; on drop (normally after the loop, or when `is_less`
+/// panics) the rest of both runs is copied to the rest of the output.
+struct MergeState<T> {
+    a: *const T,
+    a_end: *const T,
+    b: *const T,
+    b_end: *const T,
+    out: *mut T,
+}
+
+impl<T> Drop for MergeState<T> {
+    fn drop(&mut self) {
+        // SAFETY: `a..a_end` and `b..b_end` are the unmerged (still owned) elements, and
+        // `out` has exactly room for them; the ranges are disjoint.
+        unsafe {
+            let ra = self.a_end.offset_from(self.a) as usize;
+            let rb = self.b_end.offset_from(self.b) as usize;
+            ptr::copy_nonoverlapping(self.a, self.out, ra);
+            ptr::copy_nonoverlapping(self.b, self.out.add(ra), rb);
+        }
+    }
+}
+
+/// # Safety
+/// As [`par_merge`]; `T` is not zero-sized.
+unsafe fn seq_merge<T, L>(a: Ptr<T>, na: usize, b: Ptr<T>, nb: usize, out: Ptr<T>, is_less: &L)
+where
+    L: Fn(&T, &T) -> bool,
+{
+    // SAFETY: the ends are one past the valid ranges.
+    let mut s = unsafe {
+        MergeState {
+            a: a.0,
+            a_end: a.0.add(na),
+            b: b.0,
+            b_end: b.0.add(nb),
+            out: out.0,
+        }
+    };
+    while s.a != s.a_end && s.b != s.b_end {
+        // SAFETY: both pointers are inside their runs (checked by the loop condition).
+        let take_b = unsafe { is_less(&*s.b, &*s.a) };
+        let src = if take_b { s.b } else { s.a };
+        // SAFETY: `out` has room for every unmerged element, and advancing each pointer
+        // by at most one keeps it within (or one past) its range.
+        unsafe {
+            ptr::copy_nonoverlapping(src, s.out, 1);
+            s.out = s.out.add(1);
+            s.b = s.b.add(take_b as usize);
+            s.a = s.a.add(!take_b as usize);
+        }
+    }
+    // Dropping `s` copies what is left of the run that is not exhausted.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{sizes, Rng, SplitSerial, Threads};
+    use super::*;
+    use std::sync::atomic::{AtomicIsize, Ordering as AO};
+    use std::sync::Arc;
+
+    #[test]
+    fn sorts_match_std() {
+        let mut rng = Rng(5);
+        let mut ns = sizes();
+        if !cfg!(miri) {
+            ns.push(100_000);
+        }
+        for n in ns {
+            for modulo in [1u64, 3, 1000, u64::MAX] {
+                let v: Vec<(u64, usize)> = rng.vec(n, modulo).into_iter().zip(0..).collect();
+                let mut want = v.clone();
+                want.sort_by_key(|x| x.0);
+                let mut w = v.clone();
+                sort_by_key(&mut Threads::new(), &mut w, |x| x.0);
+                assert_eq!(w, want, "stable sort, n={n} modulo={modulo}");
+                let mut w = v.clone();
+                sort_unstable_by_key(&mut SplitSerial { morsel: 64 }, &mut w, |x| x.0);
+                assert!(w.windows(2).all(|p| p[0].0 <= p[1].0));
+                w.sort();
+                let mut all = v.clone();
+                all.sort();
+                assert_eq!(w, all, "unstable sort lost elements");
+                // Sorted and reversed input.
+                let mut s = want.clone();
+                sort_by_key(&mut Threads::new(), &mut s, |x| x.0);
+                assert_eq!(s, want);
+                let mut r: Vec<u64> = want.iter().map(|x| x.0).rev().collect();
+                sort(&mut Threads::new(), &mut r);
+                assert!(r.windows(2).all(|p| p[0] <= p[1]));
+            }
+        }
+    }
+
+    #[test]
+    fn sorts_owned_values() {
+        let n = if cfg!(miri) { 200 } else { 10_000 };
+        let mut rng = Rng(9);
+        let v: Vec<String> = rng.vec(n, 500).iter().map(|x| x.to_string()).collect();
+        let mut want = v.clone();
+        want.sort();
+        let mut w = v.clone();
+        sort(&mut Threads::new(), &mut w);
+        assert_eq!(w, want);
+        let mut w = v;
+        sort_unstable(&mut Threads::new(), &mut w);
+        assert_eq!(w, want);
+    }
+
+    /// A value that counts live instances, to catch double drops and leaks.
+    struct Counted(u64, Arc<AtomicIsize>);
+    impl Counted {
+        fn new(x: u64, live: &Arc<AtomicIsize>) -> Self {
+            live.fetch_add(1, AO::Relaxed);
+            Counted(x, live.clone())
+        }
+    }
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.1.fetch_sub(1, AO::Relaxed);
+        }
+    }
+
+    #[test]
+    fn panicking_comparator_keeps_every_element() {
+        let n = if cfg!(miri) { 150 } else { 20_000 };
+        let mut rng = Rng(13);
+        let keys = rng.vec(n, 1 << 20);
+        for panic_after in [
+            0usize, 10, 15, 100, 1000, 1001, 30_000, 30_001, 200_000, 200_001,
+        ] {
+            for stable in [true, false] {
+                let live = Arc::new(AtomicIsize::new(0));
+                let mut v: Vec<Counted> = keys.iter().map(|&k| Counted::new(k, &live)).collect();
+                let calls = AtomicIsize::new(0);
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let cmp = |a: &Counted, b: &Counted| {
+                        if calls.fetch_add(1, AO::Relaxed) as usize == panic_after {
+                            panic!("cmp");
+                        }
+                        a.0.cmp(&b.0)
+                    };
+                    // `SplitSerial` never runs `b` once `a` panicked; `Threads` always does.
+                    match (stable, panic_after % 20 == 0) {
+                        (true, true) => sort_by(&mut Threads::new(), &mut v, cmp),
+                        (true, false) => sort_by(&mut SplitSerial { morsel: 64 }, &mut v, cmp),
+                        (false, true) => sort_unstable_by(&mut Threads::new(), &mut v, cmp),
+                        (false, false) => {
+                            sort_unstable_by(&mut SplitSerial { morsel: 64 }, &mut v, cmp)
+                        }
+                    }
+                }));
+                let mut got: Vec<u64> = v.iter().map(|c| c.0).collect();
+                got.sort();
+                let mut want = keys.clone();
+                want.sort();
+                if got != want {
+                    let extra: Vec<_> = got.iter().filter(|x| !want.contains(x)).take(5).collect();
+                    let missing: Vec<_> =
+                        want.iter().filter(|x| !got.contains(x)).take(5).collect();
+                    panic!(
+                        "panic_after={panic_after} stable={stable} panicked={}: extra {extra:?} missing {missing:?}",
+                        r.is_err()
+                    );
+                }
+                assert_eq!(live.load(AO::Relaxed), n as isize);
+                drop(v);
+                assert_eq!(live.load(AO::Relaxed), 0);
+            }
+        }
+    }
+}

@@ -1,0 +1,541 @@
+//! The splitting engine every primitive is built on: recursive 9/16 splitting of an index
+//! range (or of slices zipped with it) on [`ForkJoin::join`], with leaf boundaries rounded
+//! to morsel boundaries and ParlayLib's timed automatic granularity.
+
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use crate::ForkJoin;
+
+/// Something that can be cut in two at an index, like a range or a slice. The pieces must
+/// be disjoint, so that two leaves never alias.
+pub(crate) trait Part: Sized + Send {
+    fn len(&self) -> usize;
+    fn split_at(self, mid: usize) -> (Self, Self);
+}
+
+impl Part for Range<usize> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+    #[inline]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let m = self.start + mid;
+        (self.start..m, m..self.end)
+    }
+}
+
+impl<T: Sync> Part for &[T] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    #[inline]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        <[T]>::split_at(self, mid)
+    }
+}
+
+impl<T: Send> Part for &mut [T] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    #[inline]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        <[T]>::split_at_mut(self, mid)
+    }
+}
+
+/// Two parts of equal length, split together (a zip).
+impl<A: Part, B: Part> Part for (A, B) {
+    #[inline]
+    fn len(&self) -> usize {
+        debug_assert_eq!(self.0.len(), self.1.len());
+        self.0.len()
+    }
+    #[inline]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (a0, a1) = self.0.split_at(mid);
+        let (b0, b1) = self.1.split_at(mid);
+        ((a0, b0), (a1, b1))
+    }
+}
+
+/// Where leaf boundaries may fall: at indices `i` with `i % unit == phase`. For an output
+/// slice these are exactly the indices whose element starts a morsel (see [`Align::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Align {
+    pub unit: usize,
+    pub phase: usize,
+}
+
+impl Align {
+    /// No constraint: any index may be a boundary.
+    pub const NONE: Align = Align { unit: 1, phase: 0 };
+
+    /// Boundaries at multiples of `unit` indices (relative to index 0).
+    pub fn every(unit: usize) -> Align {
+        Align {
+            unit: unit.max(1),
+            phase: 0,
+        }
+    }
+
+    /// The morsel boundaries of a slice starting at `ptr` with elements of type `T`:
+    /// index `i` is a boundary iff the address of element `i` is a multiple of `morsel`
+    /// bytes, so that leaves that start and end on boundaries write disjoint morsels (and
+    /// so disjoint cache lines when `morsel` is a multiple of the line size).
+    ///
+    /// `unit = morsel / gcd(size, morsel)` elements is the period of that pattern. If no
+    /// element of the slice starts on a morsel boundary (an element type whose alignment is
+    /// finer than `gcd(size, morsel)` at an unlucky address), the boundaries are the
+    /// multiples of `unit` from the start: leaves then share at most one line at each end.
+    pub fn of<T>(ptr: *const T, morsel: usize) -> Align {
+        let size = std::mem::size_of::<T>();
+        let m = morsel.max(1);
+        if size == 0 {
+            return Align::NONE;
+        }
+        let g = gcd(size, m);
+        let unit = m / g;
+        // Solve (addr + i*size) ≡ 0 (mod m) for the smallest i >= 0: solvable iff
+        // g | addr mod m, then i ≡ (-addr/g) * (size/g)^-1 (mod unit).
+        let addr = ptr as usize % m;
+        let need = (m - addr) % m;
+        if need % g != 0 {
+            return Align { unit, phase: 0 };
+        }
+        let phase = if unit == 1 {
+            0
+        } else {
+            let inv = mod_inverse((size / g) % unit, unit);
+            ((need / g) as u128 * inv as u128 % unit as u128) as usize
+        };
+        Align { unit, phase }
+    }
+
+    /// The first boundary strictly greater than `a`.
+    #[inline]
+    fn first_after(self, a: usize) -> usize {
+        let r = (a + 1) % self.unit;
+        (a + 1) + (self.phase + self.unit - r) % self.unit
+    }
+
+    /// The last boundary `<= x`, if any.
+    #[inline]
+    fn at_or_before(self, x: usize) -> Option<usize> {
+        let back = (x % self.unit + self.unit - self.phase) % self.unit;
+        x.checked_sub(back)
+    }
+
+    /// A split point for `[a, b)` near `a + 9/16 (b - a)` (001 §3.1: the 9/16 rule, applied
+    /// relative to `a`, so it stays inside the range when it does not start at 0),
+    /// rounded down to a boundary strictly inside the range, or `None` if there is none.
+    #[inline]
+    pub fn split_point(self, a: usize, b: usize) -> Option<usize> {
+        let n = b - a;
+        if n < 2 {
+            return None;
+        }
+        let mid = a + nine_sixteenths(n);
+        let lo = self.first_after(a);
+        if lo >= b {
+            return None;
+        }
+        let m = match self.at_or_before(mid) {
+            Some(m) if m > a => m,
+            _ => lo,
+        };
+        (m < b).then_some(m)
+    }
+
+    /// `x` rounded up to a boundary (or `x` itself if it is one).
+    pub fn round_up(self, x: usize) -> usize {
+        x + (self.phase + self.unit - x % self.unit) % self.unit
+    }
+}
+
+/// `9 n / 16`, rounded, without overflow; the left part of a 9/16 split of `n` elements
+/// (ParlayLib uses `9 (n + 1) / 16`).
+#[inline]
+pub(crate) fn nine_sixteenths(n: usize) -> usize {
+    (n / 16) * 9 + ((n % 16) * 9 + 8) / 16
+}
+
+pub(crate) fn gcd(mut a: usize, mut b: usize) -> usize {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The inverse of `a` modulo `m` (`gcd(a, m) == 1`, `m > 1`).
+fn mod_inverse(a: usize, m: usize) -> usize {
+    let (mut old_r, mut r) = (a as i128, m as i128);
+    let (mut old_s, mut s) = (1i128, 0i128);
+    while r != 0 {
+        let q = old_r / r;
+        (old_r, r) = (r, old_r - q * r);
+        (old_s, s) = (s, old_s - q * s);
+    }
+    debug_assert_eq!(old_r, 1);
+    old_s.rem_euclid(m as i128) as usize
+}
+
+/// How large leaves are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Grain {
+    /// Time doubling prefixes until one takes [`AUTO_GRAIN_TARGET`] (ParlayLib's rule).
+    Auto,
+    /// Leaves of at most this many indices (but never split between two boundaries).
+    Fixed(usize),
+}
+
+/// The work a leaf should at least do under [`Grain::Auto`]: about a microsecond
+/// (003 §4.2, after ParlayLib's `parallel_for`).
+pub(crate) const AUTO_GRAIN_TARGET: Duration = Duration::from_nanos(1000);
+
+/// Runs `leaf` over pieces of `part` in parallel and combines the results in order with
+/// `combine` (which need only be associative). `start` is the index of `part`'s first
+/// element; leaves receive the index of their first element. `leaf` is called at least
+/// once (on an empty part if `part` is empty), so the leaf's result for an empty part
+/// serves as the identity.
+pub(crate) fn run<C, P, R, L, K>(
+    ctx: &mut C,
+    part: P,
+    start: usize,
+    grain: Grain,
+    align: Align,
+    leaf: &L,
+    combine: &K,
+) -> R
+where
+    C: ForkJoin,
+    P: Part,
+    R: Send,
+    L: Fn(usize, P) -> R + Sync,
+    K: Fn(R, R) -> R + Sync,
+{
+    let n = part.len();
+    match grain {
+        Grain::Fixed(g) => rec(ctx, part, start, g.max(1), align, leaf, combine),
+        Grain::Auto => {
+            let p = ctx.num_threads();
+            if p <= 1 || n <= align.unit {
+                return leaf(start, part);
+            }
+            // Time doubling prefixes until one takes about a microsecond, as ParlayLib's
+            // `parallel_for` does; the indices done while timing are not redone.
+            let mut rest = part;
+            let mut done = 0usize;
+            let mut size = 1usize;
+            let mut acc: Option<R> = None;
+            loop {
+                // End prefixes on boundaries too, so even these leaves are whole morsels.
+                let end = align.round_up(start + done + size).min(start + n);
+                let take = end - (start + done);
+                let (prefix, tail) = rest.split_at(take);
+                rest = tail;
+                let t0 = Instant::now();
+                let r = leaf(start + done, prefix);
+                let elapsed = t0.elapsed();
+                acc = Some(match acc {
+                    None => r,
+                    Some(a) => combine(a, r),
+                });
+                done += take;
+                size = size.saturating_mul(2);
+                if elapsed >= AUTO_GRAIN_TARGET || rest.len() == 0 {
+                    break;
+                }
+            }
+            let acc = acc.expect("at least one prefix ran");
+            if rest.len() == 0 {
+                return acc;
+            }
+            // At least `done` per leaf, and no more than about 128 leaves per thread
+            // (ParlayLib's bound, which keeps join overhead negligible for cheap bodies).
+            let g = done.max(n / (128 * p)).max(1);
+            let r = rec(ctx, rest, start + done, g, align, leaf, combine);
+            combine(acc, r)
+        }
+    }
+}
+
+fn rec<C, P, R, L, K>(
+    ctx: &mut C,
+    part: P,
+    start: usize,
+    grain: usize,
+    align: Align,
+    leaf: &L,
+    combine: &K,
+) -> R
+where
+    C: ForkJoin,
+    P: Part,
+    R: Send,
+    L: Fn(usize, P) -> R + Sync,
+    K: Fn(R, R) -> R + Sync,
+{
+    let n = part.len();
+    if n <= grain {
+        return leaf(start, part);
+    }
+    let Some(mid) = align.split_point(start, start + n) else {
+        return leaf(start, part);
+    };
+    let (l, r) = part.split_at(mid - start);
+    let (a, b) = ctx.join(
+        move |c| rec(c, l, start, grain, align, leaf, combine),
+        move |c| rec(c, r, mid, grain, align, leaf, combine),
+    );
+    combine(a, b)
+}
+
+/// Runs `leaf(i, piece)` for every piece `i` of a part cut at the given boundaries
+/// (`bounds[0] == 0`, `bounds[k] == part.len()`, non-decreasing), in parallel. Used where
+/// the pieces come from a scan (the output segments of `filter`, the buckets of a radix
+/// sort); pieces are grouped into leaves of about `grain` elements.
+pub(crate) fn run_segments<C, P, L>(ctx: &mut C, part: P, bounds: &[usize], grain: usize, leaf: &L)
+where
+    C: ForkJoin,
+    P: Part,
+    L: Fn(usize, P) + Sync,
+{
+    debug_assert!(bounds.len() >= 2);
+    debug_assert_eq!(bounds[0], 0);
+    debug_assert_eq!(*bounds.last().unwrap(), part.len());
+    let k = bounds.len() - 1;
+    let grain = if ctx.num_threads() <= 1 {
+        usize::MAX
+    } else {
+        grain.max(1)
+    };
+    seg_rec(ctx, part, bounds, 0, k, grain, leaf);
+}
+
+fn seg_rec<C, P, L>(
+    ctx: &mut C,
+    part: P,
+    bounds: &[usize],
+    lo: usize,
+    hi: usize,
+    grain: usize,
+    leaf: &L,
+) where
+    C: ForkJoin,
+    P: Part,
+    L: Fn(usize, P) + Sync,
+{
+    // `part` covers bounds[lo]..bounds[hi].
+    let base = bounds[lo];
+    let n = bounds[hi] - base;
+    if hi - lo == 1 || n <= grain {
+        let mut rest = part;
+        for i in lo..hi {
+            let (piece, tail) = rest.split_at(bounds[i + 1] - bounds[i]);
+            rest = tail;
+            leaf(i, piece);
+        }
+        return;
+    }
+    // Split by weight: the first segment boundary at or after the middle element.
+    let half = base + n / 2;
+    let mut m = lo + bounds[lo..=hi].partition_point(|&b| b < half);
+    m = m.clamp(lo + 1, hi - 1);
+    let (l, r) = part.split_at(bounds[m] - base);
+    ctx.join(
+        move |c| seg_rec(c, l, bounds, lo, m, grain, leaf),
+        move |c| seg_rec(c, r, bounds, m, hi, grain, leaf),
+    );
+}
+
+/// A blocking of `n` indices for two-pass algorithms (scan, filter, radix sort): blocks
+/// start at boundaries of `align` (morsel-aligned), hold about `target` indices each, and
+/// there are few enough of them to scan their summaries sequentially.
+#[derive(Debug, Clone)]
+pub(crate) struct Blocks {
+    /// Block `i` is `starts[i]..starts[i + 1]`; `starts[0] == 0`, last == n.
+    pub starts: Vec<usize>,
+}
+
+impl Blocks {
+    pub fn new(n: usize, target: usize, align: Align) -> Blocks {
+        let target = target.max(1);
+        let mut starts = vec![0];
+        if n > 0 {
+            // Round the block size to whole units; the first block ends at a boundary.
+            let size = target.div_ceil(align.unit).max(1) * align.unit;
+            let mut next = align.round_up(1.min(n)).max(1);
+            // Make the first block at least about `size` long too.
+            while next < size.min(n) {
+                next += align.unit;
+            }
+            while next < n {
+                starts.push(next);
+                next += size;
+            }
+            starts.push(n);
+        } else {
+            starts.push(0);
+        }
+        Blocks { starts }
+    }
+
+    pub fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    pub fn range(&self, i: usize) -> Range<usize> {
+        self.starts[i]..self.starts[i + 1]
+    }
+}
+
+/// The block size two-pass algorithms use for `n` elements on `p` threads: enough blocks
+/// for load balance (about 16 per thread), each at least `min` elements.
+pub(crate) fn block_target(n: usize, p: usize, min: usize) -> usize {
+    if p <= 1 {
+        return n.max(1);
+    }
+    n.div_ceil(16 * p).max(min)
+}
+
+/// Runs `f(i)` for every block index in parallel (one block per leaf).
+pub(crate) fn for_blocks<C, F>(ctx: &mut C, count: usize, f: &F)
+where
+    C: ForkJoin,
+    F: Fn(usize) + Sync,
+{
+    run(
+        ctx,
+        0..count,
+        0,
+        Grain::Fixed(1),
+        Align::NONE,
+        &|_, r: Range<usize>| {
+            for i in r {
+                f(i)
+            }
+        },
+        &|(), ()| (),
+    )
+}
+
+/// Computes `f(i)` for every block index in parallel, returning the results in order.
+pub(crate) fn map_blocks<C, R, F>(ctx: &mut C, count: usize, f: &F) -> Vec<R>
+where
+    C: ForkJoin,
+    R: Send,
+    F: Fn(usize) -> R + Sync,
+{
+    let mut out: Vec<Option<R>> = Vec::with_capacity(count);
+    out.resize_with(count, || None);
+    run(
+        ctx,
+        &mut out[..],
+        0,
+        Grain::Fixed(1),
+        Align::NONE,
+        &|s, o: &mut [Option<R>]| {
+            for (j, slot) in o.iter_mut().enumerate() {
+                *slot = Some(f(s + j));
+            }
+        },
+        &|(), ()| (),
+    );
+    out.into_iter()
+        .map(|x| x.expect("every block ran"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nine_sixteenths_is_inside_and_relative_to_start() {
+        for n in 2..200 {
+            let m = nine_sixteenths(n);
+            assert!(m >= 1 && m < n, "n={n} m={m}");
+        }
+        // 001's literal formula (start + 9 (end - start)) / 16 leaves [100, 116); ours not.
+        let a = Align::NONE;
+        let m = a.split_point(100, 116).unwrap();
+        assert_eq!(m, 109);
+        assert_eq!(a.split_point(0, 16), Some(9));
+        assert_eq!(a.split_point(5, 6), None);
+    }
+
+    #[test]
+    fn align_of_finds_morsel_starts() {
+        for &morsel in &[1usize, 3, 64, 128, 96, 4096] {
+            for size in [1usize, 2, 4, 8, 12, 24, 64, 192] {
+                for off in (0..512).step_by(4) {
+                    let addr = 4096 + off;
+                    // Fake pointers to types of the given size.
+                    let a = match size {
+                        1 => Align::of(addr as *const u8, morsel),
+                        2 => Align::of(addr as *const u16, morsel),
+                        4 => Align::of(addr as *const u32, morsel),
+                        8 => Align::of(addr as *const [u32; 2], morsel),
+                        12 => Align::of(addr as *const [u32; 3], morsel),
+                        24 => Align::of(addr as *const [u32; 6], morsel),
+                        64 => Align::of(addr as *const [u32; 16], morsel),
+                        _ => Align::of(addr as *const [u32; 48], morsel),
+                    };
+                    assert!(a.phase < a.unit);
+                    assert_eq!((a.unit * size) % morsel, 0);
+                    let solvable = (0..a.unit).any(|i| (addr + i * size) % morsel == 0);
+                    if solvable {
+                        assert_eq!(
+                            (addr + a.phase * size) % morsel,
+                            0,
+                            "size {size} m {morsel} addr {addr}"
+                        );
+                        assert!((0..a.phase).all(|i| (addr + i * size) % morsel != 0));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn split_points_are_boundaries_inside_the_range() {
+        for unit in [1usize, 2, 3, 16, 100] {
+            for phase in 0..unit.min(7) {
+                let al = Align { unit, phase };
+                for a in 0..60 {
+                    for b in a..a + 300 {
+                        match al.split_point(a, b) {
+                            Some(m) => {
+                                assert!(a < m && m < b);
+                                assert_eq!(m % unit, phase);
+                            }
+                            None => assert!((a + 1..b).all(|i| i % unit != phase)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_cover_and_align() {
+        for n in [0usize, 1, 5, 100, 1000, 4097] {
+            for al in [Align::NONE, Align { unit: 16, phase: 3 }, Align::every(64)] {
+                let b = Blocks::new(n, 100, al);
+                assert_eq!(b.starts[0], 0);
+                assert_eq!(*b.starts.last().unwrap(), n);
+                for w in b.starts.windows(2) {
+                    assert!(w[0] < w[1] || n == 0);
+                }
+                for &s in &b.starts[1..b.starts.len() - 1] {
+                    assert_eq!(s % al.unit, al.phase);
+                }
+            }
+        }
+    }
+}
