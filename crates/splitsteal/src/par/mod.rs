@@ -43,6 +43,8 @@
 
 mod basic;
 mod filter;
+mod hist;
+mod radix;
 mod scan;
 mod sort;
 mod split;
@@ -54,5 +56,7 @@ pub use basic::{
     par_for_ranges, reduce, sum, tabulate,
 };
 pub use filter::{dedup, filter, pack, pack_index};
+pub use hist::{histogram, remove_duplicates};
+pub use radix::{integer_sort, integer_sort_by_key, RadixKey};
 pub use scan::{scan, scan_inclusive, scan_inclusive_inplace, scan_inplace};
 pub use sort::{sort, sort_by, sort_by_key, sort_unstable, sort_unstable_by, sort_unstable_by_key};

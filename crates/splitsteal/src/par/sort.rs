@@ -171,6 +171,12 @@ unsafe impl<T: Send> Send for Ptr<T> {}
 unsafe impl<T: Send> Sync for Ptr<T> {}
 
 impl<T> Ptr<T> {
+    /// The pointer (a method, so closures capture the whole `Ptr`, not its field).
+    #[inline(always)]
+    pub fn get(self) -> *mut T {
+        self.0
+    }
+
     /// # Safety
     /// As `pointer::add`.
     #[inline]

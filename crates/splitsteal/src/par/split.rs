@@ -403,27 +403,6 @@ pub(crate) fn block_target(n: usize, p: usize, min: usize) -> usize {
     n.div_ceil(16 * p).max(min)
 }
 
-/// Runs `f(i)` for every block index in parallel (one block per leaf).
-pub(crate) fn for_blocks<C, F>(ctx: &mut C, count: usize, f: &F)
-where
-    C: ForkJoin,
-    F: Fn(usize) + Sync,
-{
-    run(
-        ctx,
-        0..count,
-        0,
-        Grain::Fixed(1),
-        Align::NONE,
-        &|_, r: Range<usize>| {
-            for i in r {
-                f(i)
-            }
-        },
-        &|(), ()| (),
-    )
-}
-
 /// Computes `f(i)` for every block index in parallel, returning the results in order.
 pub(crate) fn map_blocks<C, R, F>(ctx: &mut C, count: usize, f: &F) -> Vec<R>
 where
