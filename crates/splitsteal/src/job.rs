@@ -10,12 +10,13 @@
 
 use std::any::Any;
 use std::cell::UnsafeCell;
-use std::mem::ManuallyDrop;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 
 use crate::deque::Task;
 use crate::latch::Latch;
+use crate::worker::WorkerThread;
 
 /// The first field of every job: how to run it.
 #[repr(C)]
@@ -59,7 +60,6 @@ unsafe impl Send for JobRef {}
 
 /// The outcome of running a closure, panics included.
 pub(crate) enum JobResult<T> {
-    None,
     Ok(T),
     Panic(Box<dyn Any + Send>),
 }
@@ -79,22 +79,26 @@ impl<T> JobResult<T> {
         match self {
             JobResult::Ok(v) => v,
             JobResult::Panic(p) => panic::resume_unwind(p),
-            JobResult::None => unreachable!("a job's result was read before the job ran"),
         }
     }
 }
 
 /// `join`'s second closure, living on the joiner's stack.
+///
+/// The closure is consumed exactly once: by `execute` (a thief, or the joiner's wait
+/// loop) or by `run_inline` (the joiner popped it back); the deques' exactly-once
+/// guarantee makes these exclusive. Neither field is initialised more than needed: the
+/// result is written only by `execute`, and read only after the latch is set.
 #[repr(C)]
 pub(crate) struct StackJob<L, F, R> {
     /// Must stay the first field: a `JobRef` points at it (`repr(C)`).
     header: JobHeader,
     pub(crate) latch: L,
-    func: UnsafeCell<Option<F>>,
-    result: UnsafeCell<JobResult<R>>,
+    func: UnsafeCell<ManuallyDrop<F>>,
+    result: UnsafeCell<MaybeUninit<JobResult<R>>>,
 }
 
-impl<L: Latch, F: FnOnce() -> R + Send, R: Send> StackJob<L, F, R> {
+impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> {
     #[inline(always)]
     pub(crate) fn new(func: F, latch: L) -> Self {
         StackJob {
@@ -102,8 +106,8 @@ impl<L: Latch, F: FnOnce() -> R + Send, R: Send> StackJob<L, F, R> {
                 execute: Self::execute,
             },
             latch,
-            func: UnsafeCell::new(Some(func)),
-            result: UnsafeCell::new(JobResult::None),
+            func: UnsafeCell::new(ManuallyDrop::new(func)),
+            result: UnsafeCell::new(MaybeUninit::uninit()),
         }
     }
 
@@ -119,28 +123,43 @@ impl<L: Latch, F: FnOnce() -> R + Send, R: Send> StackJob<L, F, R> {
         // SAFETY: the joiner keeps the job alive until its latch is set, and the job is run
         // once, so we have exclusive access to `func` and `result` until the latch is set.
         unsafe {
-            let func = (*(*this).func.get())
-                .take()
-                .expect("a stack job was run twice");
-            *(*this).result.get() = JobResult::call(func);
+            let func = ManuallyDrop::take(&mut *(*this).func.get());
+            // Stack jobs only run on workers (stolen, or run by their joiner's wait loop).
+            let worker = &*WorkerThread::current();
+            (*(*this).result.get()).write(JobResult::call(|| func(worker)));
             // After `set`, the joiner may return and free the job: touch nothing after it.
             L::set(&raw const (*this).latch);
         }
     }
 
-    /// Runs the closure on the joiner's thread after popping it back (never shared).
+    /// Runs the closure on the joiner's thread.
+    ///
+    /// # Safety
+    /// The job was popped back by its owner (so nobody else ran it or will), or never
+    /// published; it is consumed here.
     #[inline(always)]
-    pub(crate) fn run_inline(self) -> R {
-        let func = self
-            .func
-            .into_inner()
-            .expect("a stack job was run twice");
-        func()
+    pub(crate) unsafe fn run_inline(&self, worker: &WorkerThread) -> R {
+        // SAFETY: exclusive by the caller's guarantee; taken exactly once.
+        let func = unsafe { ManuallyDrop::take(&mut *self.func.get()) };
+        func(worker)
     }
 
-    /// The thief's result, after the latch was observed set.
-    pub(crate) fn into_result(self) -> R {
-        self.result.into_inner().into_return_value()
+    /// The result of `execute` (or its panic, resumed).
+    ///
+    /// # Safety
+    /// The latch was observed set (so `execute` wrote the result).
+    pub(crate) unsafe fn into_result(self) -> R {
+        // SAFETY: written by `execute` before it set the latch, by the caller's guarantee.
+        unsafe { self.result.into_inner().assume_init() }.into_return_value()
+    }
+
+    /// Drops the result of `execute` (its value or its panic) without using it.
+    ///
+    /// # Safety
+    /// As for `into_result`.
+    pub(crate) unsafe fn discard_result(self) {
+        // SAFETY: as for `into_result`.
+        drop(unsafe { self.result.into_inner().assume_init() });
     }
 }
 

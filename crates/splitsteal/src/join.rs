@@ -1,5 +1,7 @@
 //! `join`: the fork-join protocol, top to bottom.
 //!
+//! 0. LCWS: if the private part already holds a full window of tasks, `b` could not be
+//!    exposed before them: run `a` then `b` here (see `ThreadPoolBuilder::lcws_window`).
 //! 1. Put `b` in a job on this stack frame and push it on the local deque (for LCWS: the
 //!    private part, no synchronization). A full deque cannot take it: run `a` then `b`
 //!    inline, nothing lost.
@@ -13,8 +15,11 @@
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::job::StackJob;
-use crate::latch::{Probe, WorkerLatch};
-use crate::worker::WorkerThread;
+use crate::latch::{JoinLatch, Probe};
+use crate::worker::{
+    AbpFlavor, ChaseLevFlavor, Flavor, Kind, LockedFlavor, PollFlavor, SignalFlavor,
+    WorkerThread,
+};
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
 ///
@@ -44,55 +49,181 @@ where
 {
     let worker = WorkerThread::current();
     if worker.is_null() {
-        return crate::pool::global_registry().in_worker(|worker| join_on(worker, a, b));
+        return crate::pool::global_registry()
+            .in_worker(|worker| join_on(worker, |_| a(), |_| b()));
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
-    join_on(unsafe { &*worker }, a, b)
+    join_on(unsafe { &*worker }, |_| a(), |_| b())
 }
 
-/// `join` on the calling thread's worker.
+/// `join` on the calling thread's worker: one dispatch on its flavor, then a path
+/// compiled for that flavor.
 #[inline(always)]
 pub(crate) fn join_on<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    let job_b = StackJob::new(b, WorkerLatch::new(&worker.registry, worker.index));
+    // The LCWS flavors first, tested with plain compares rather than a jump table: their
+    // sequential path (a full private window) is the hottest path of all.
+    // SAFETY: each arm's flavor is the worker's kind.
+    unsafe {
+        if worker.kind == Kind::LcwsSignal {
+            join_as::<SignalFlavor, _, _, _, _>(worker, a, b)
+        } else if worker.kind == Kind::LcwsPoll {
+            join_as::<PollFlavor, _, _, _, _>(worker, a, b)
+        } else {
+            join_classical(worker, a, b)
+        }
+    }
+}
+
+/// `join` for the classical deques (every task is pushed: nothing to gain inline).
+#[inline(never)]
+fn join_classical<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    // SAFETY: each arm's flavor is the worker's kind.
+    unsafe {
+        match worker.kind {
+            Kind::ChaseLev => join_as::<ChaseLevFlavor, _, _, _, _>(worker, a, b),
+            Kind::Abp => join_as::<AbpFlavor, _, _, _, _>(worker, a, b),
+            Kind::Locked => join_as::<LockedFlavor, _, _, _, _>(worker, a, b),
+            Kind::LcwsPoll | Kind::LcwsSignal => unreachable!("dispatched in join_on"),
+        }
+    }
+}
+
+/// # Safety
+/// `F` is the worker's flavor.
+#[inline(always)]
+unsafe fn join_as<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+where
+    F: Flavor,
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    // SAFETY: `F` is the worker's flavor, by our caller.
+    if unsafe { worker.window_full_as::<F>() } {
+        return join_sequential::<F, _, _, _, _>(worker, a, b);
+    }
+    // Out of line, so that the sequential path above keeps a small stack frame.
+    // SAFETY: as above.
+    unsafe { join_pushed::<F, _, _, _, _>(worker, a, b) }
+}
+
+/// The real fork: push `b`, run `a`, take `b` back or wait for its thief.
+///
+/// # Safety
+/// `F` is the worker's flavor.
+#[inline(never)]
+unsafe fn join_pushed<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+where
+    F: Flavor,
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let job_b = StackJob::new(b, JoinLatch::new(worker));
     let job_b_ref = job_b.as_job_ref();
-    if !worker.push(job_b_ref) {
+    // SAFETY (all `_as` calls): `F` is the worker's flavor, by our caller.
+    if !unsafe { worker.push_as::<F>(job_b_ref) } {
         return join_inline(worker, a, job_b);
     }
-    worker.after_push();
+    worker.after_push_as::<F>();
 
-    let ra = match panic::catch_unwind(AssertUnwindSafe(a)) {
+    let ra = match panic::catch_unwind(AssertUnwindSafe(|| a(worker))) {
         Ok(ra) => ra,
         Err(payload) => {
-            // `b` is still in our deque (we will pop and run it) or with a thief.
+            // `b` is still in our deque (the wait loop pops and runs it) or with a thief.
             worker.wait_until(&job_b.latch);
+            // SAFETY: the latch is set. `a`'s panic wins; `b`'s outcome is dropped.
+            unsafe { job_b.discard_result() };
             panic::resume_unwind(payload);
         }
     };
 
+    // The common case: `b` is where we left it.
+    match unsafe { worker.take_local_as::<F>() } {
+        Some(job) if job == job_b_ref => {
+            worker.counters.tasks.bump();
+            // SAFETY: popped back, so nobody else has it.
+            let rb = unsafe { job_b.run_inline(worker) };
+            return (ra, rb);
+        }
+        // A job pushed by a scope inside `a`: run it, then look again.
+        Some(job) => worker.execute(job),
+        // `b` was stolen.
+        None => {
+            worker.wait_until(&job_b.latch);
+            // SAFETY: the latch is set.
+            return (ra, unsafe { job_b.into_result() });
+        }
+    }
+    join_slow::<F, _, _, _>(worker, ra, job_b)
+}
+
+/// LCWS with a full private window: `b` could not be exposed before the window's tasks,
+/// so run both closures here (`b` even if `a` panics, as in a real join).
+#[inline(always)]
+fn join_sequential<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+where
+    F: Flavor,
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    worker.poll_as::<F>();
+    let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
+    let rb = b(worker);
+    match ra {
+        Ok(ra) => (ra, rb),
+        Err(payload) => panic::resume_unwind(payload),
+    }
+}
+
+/// After running other local jobs: pop until `b` comes back or turns out stolen.
+#[cold]
+#[inline(never)]
+fn join_slow<F, B, RA, RB>(
+    worker: &WorkerThread,
+    ra: RA,
+    job_b: StackJob<JoinLatch<'_>, B, RB>,
+) -> (RA, RB)
+where
+    F: Flavor,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RB: Send,
+{
+    let job_b_ref = job_b.as_job_ref();
     while !job_b.latch.probe() {
-        match worker.take_local() {
+        // SAFETY: `F` is the worker's flavor (our caller's guarantee).
+        match unsafe { worker.take_local_as::<F>() } {
             Some(job) if job == job_b_ref => {
-                // Popped back: nobody else saw it run, no latch needed.
                 worker.counters.tasks.bump();
-                let rb = job_b.run_inline();
+                // SAFETY: popped back, so nobody else has it.
+                let rb = unsafe { job_b.run_inline(worker) };
                 return (ra, rb);
             }
-            // A job pushed by a scope inside `a`: run it.
             Some(job) => worker.execute(job),
             None => {
-                // `b` was stolen: work elsewhere until its thief is done.
                 worker.wait_until(&job_b.latch);
                 break;
             }
         }
     }
-    (ra, job_b.into_result())
+    // SAFETY: the latch is set.
+    (ra, unsafe { job_b.into_result() })
 }
 
 /// The deque was full: run both closures here, in order (a panic of `a` still runs `b`).
@@ -101,17 +232,18 @@ where
 fn join_inline<A, B, RA, RB>(
     worker: &WorkerThread,
     a: A,
-    job_b: StackJob<WorkerLatch<'_>, B, RB>,
+    job_b: StackJob<JoinLatch<'_>, B, RB>,
 ) -> (RA, RB)
 where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    let ra = panic::catch_unwind(AssertUnwindSafe(a));
+    let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
     worker.counters.tasks.bump();
-    let rb = job_b.run_inline();
+    // SAFETY: never published (the push failed).
+    let rb = unsafe { job_b.run_inline(worker) };
     match ra {
         Ok(ra) => (ra, rb),
         Err(payload) => panic::resume_unwind(payload),

@@ -14,6 +14,7 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use crate::registry::Registry;
 use crate::stats::{count_rmw, Side};
+use crate::worker::WorkerThread;
 
 /// Something that can be set once.
 pub(crate) trait Latch {
@@ -29,6 +30,45 @@ pub(crate) trait Latch {
 pub(crate) trait Probe {
     /// Whether the latch is set (Acquire: what happened before `set` is visible).
     fn probe(&self) -> bool;
+}
+
+/// `join`'s latch: its joiner waits on it while working; one pointer besides the flag.
+pub(crate) struct JoinLatch<'w> {
+    set: AtomicBool,
+    joiner: &'w WorkerThread,
+}
+
+impl<'w> JoinLatch<'w> {
+    #[inline(always)]
+    pub(crate) fn new(joiner: &'w WorkerThread) -> Self {
+        JoinLatch {
+            set: AtomicBool::new(false),
+            joiner,
+        }
+    }
+}
+
+impl Probe for JoinLatch<'_> {
+    #[inline(always)]
+    fn probe(&self) -> bool {
+        // Acquire: pairs with the SeqCst store in `set`; the job's result is then visible.
+        self.set.load(Ordering::Acquire)
+    }
+}
+
+impl Latch for JoinLatch<'_> {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is live until the store; the joiner's `WorkerThread` outlives it
+        // (a worker cannot exit while one of its joins waits, and pools stop only when idle).
+        unsafe {
+            let joiner: &WorkerThread = (*this).joiner;
+            count_rmw(Side::Scheduler);
+            // SeqCst (an xchg on x86): with the sleeper's SeqCst announce-then-probe, either
+            // the sleeper sees the latch set or we see it asleep (no lost wake-up).
+            (*this).set.store(true, Ordering::SeqCst);
+            joiner.registry.sleep.wake_worker(joiner.index);
+        }
+    }
 }
 
 /// A latch a worker of `registry` (index `target`) waits on while working.

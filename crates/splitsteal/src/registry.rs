@@ -63,6 +63,7 @@ pub(crate) struct Config {
     pub(crate) deque_capacity: usize,
     pub(crate) morsel_bytes: usize,
     pub(crate) spin_rounds: u32,
+    pub(crate) lcws_window: usize,
 }
 
 impl Config {
@@ -293,17 +294,11 @@ impl Registry {
             static LOCK_LATCH: LockLatch = LockLatch::default();
         }
         LOCK_LATCH.with(|latch| {
-            let job = StackJob::new(
-                || {
-                    let worker = WorkerThread::current();
-                    // SAFETY: injected jobs only run on workers of this pool.
-                    op(unsafe { &*worker })
-                },
-                LatchRef(latch),
-            );
+            let job = StackJob::new(op, LatchRef(latch));
             self.inject(job.as_job_ref());
             latch.wait_and_reset();
-            job.into_result()
+            // SAFETY: the latch was set by the job's `execute`.
+            unsafe { job.into_result() }
         })
     }
 
@@ -314,17 +309,11 @@ impl Registry {
         R: Send,
     {
         let latch = WorkerLatch::cross(&current.registry, current.index);
-        let job = StackJob::new(
-            || {
-                let worker = WorkerThread::current();
-                // SAFETY: injected jobs only run on workers of this pool.
-                op(unsafe { &*worker })
-            },
-            latch,
-        );
+        let job = StackJob::new(op, latch);
         self.inject(job.as_job_ref());
         current.wait_until(&job.latch);
-        job.into_result()
+        // SAFETY: the latch is set.
+        unsafe { job.into_result() }
     }
 }
 

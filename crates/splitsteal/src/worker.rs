@@ -43,6 +43,91 @@ pub(crate) enum LocalDeque {
     Split(Split<JobRef>),
 }
 
+/// The deque/notification combination a worker schedules with; `join` and the pop paths
+/// are compiled once per flavor so their hot paths carry no run-time policy checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Locked,
+    Abp,
+    ChaseLev,
+    /// Split deque, polled `targeted` flag.
+    LcwsPoll,
+    /// Split deque, exposure signals (`lcws-signal`, `lcws-cons`, `lcws-half`).
+    LcwsSignal,
+}
+
+impl Kind {
+    fn of(policy: Policy) -> Kind {
+        match policy {
+            Policy::Locked => Kind::Locked,
+            Policy::Abp => Kind::Abp,
+            Policy::ChaseLev => Kind::ChaseLev,
+            Policy::LcwsPoll => Kind::LcwsPoll,
+            Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf => Kind::LcwsSignal,
+        }
+    }
+}
+
+/// A [`Kind`] at the type level.
+pub(crate) trait Flavor {
+    type Owner: Owner<JobRef>;
+    /// `lcws-poll`: read the `targeted` flag at every join and pop.
+    const POLL: bool = false;
+    /// Signal variants: clear the flag on pushes and public removals.
+    const SIGNAL: bool = false;
+    /// The worker's deque, of this flavor.
+    ///
+    /// # Safety
+    /// The deque must be of this flavor (the worker's `kind` says so).
+    unsafe fn owner(d: &mut LocalDeque) -> &mut Self::Owner;
+    /// The owner's pop of its newest task (for split deques: the private part only; the
+    /// public part is the caller's slow path).
+    fn pop_newest(d: &mut Self::Owner) -> Option<JobRef>;
+    /// Split deques: whether the private part already holds `window` tasks (then a new
+    /// join cannot be exposed before them, and runs sequentially).
+    #[inline(always)]
+    fn window_full(_d: &Self::Owner, _window: usize) -> bool {
+        false
+    }
+}
+
+macro_rules! split_window {
+    () => {
+        #[inline(always)]
+        fn window_full(d: &Split<JobRef>, window: usize) -> bool {
+            d.private_len() >= window
+        }
+    };
+}
+
+macro_rules! flavor {
+    ($name:ident, $variant:ident, $owner:ty, $pop:ident, { $($extra:tt)* } $(, $c:ident)*) => {
+        pub(crate) struct $name;
+        impl Flavor for $name {
+            type Owner = $owner;
+            $(const $c: bool = true;)*
+            $($extra)*
+            #[inline(always)]
+            fn pop_newest(d: &mut $owner) -> Option<JobRef> {
+                d.$pop()
+            }
+            #[inline(always)]
+            unsafe fn owner(d: &mut LocalDeque) -> &mut $owner {
+                match d {
+                    LocalDeque::$variant(d) => d,
+                    // SAFETY: the caller guarantees the variant.
+                    _ => unsafe { std::hint::unreachable_unchecked() },
+                }
+            }
+        }
+    };
+}
+flavor!(LockedFlavor, Locked, Locked<JobRef>, pop, {});
+flavor!(AbpFlavor, Abp, Abp<JobRef>, pop, {});
+flavor!(ChaseLevFlavor, ChaseLev, ChaseLev<JobRef>, pop, {});
+flavor!(PollFlavor, Split, Split<JobRef>, pop_private, { split_window!(); }, POLL);
+flavor!(SignalFlavor, Split, Split<JobRef>, pop_private, { split_window!(); }, SIGNAL);
+
 /// The thieves' end of a worker's deque.
 pub(crate) enum RemoteDeque {
     Locked(LockedStealer<JobRef>),
@@ -146,6 +231,7 @@ thread_local! {
 pub(crate) struct WorkerThread {
     pub(crate) registry: Arc<Registry>,
     pub(crate) index: usize,
+    pub(crate) kind: Kind,
     policy: Policy,
     /// Touched only by this thread, one short borrow at a time (never across user code).
     deque: UnsafeCell<LocalDeque>,
@@ -154,6 +240,8 @@ pub(crate) struct WorkerThread {
     /// For the signal handler (split deques under signal policies).
     exposer: Option<SignalExposer>,
     exposure: Exposure,
+    /// LCWS: joins beyond this many private tasks run sequentially (see `join`).
+    window: usize,
     rng: Cell<u64>,
     pub(crate) counters: WorkerCounters,
 }
@@ -167,7 +255,10 @@ impl WorkerThread {
         };
         let targeted: *const AtomicBool = &*registry.workers[index].targeted;
         let exposure = registry.config.exposure();
+        let window = registry.config.lcws_window;
         WorkerThread {
+            window,
+            kind: Kind::of(policy),
             policy,
             deque: UnsafeCell::new(deque),
             targeted,
@@ -205,15 +296,14 @@ impl WorkerThread {
     }
 
     /// Pushes a job at the bottom of the local deque; `false` if the deque is full.
+    ///
+    /// # Safety
+    /// `F` is this worker's flavor.
     #[inline(always)]
-    pub(crate) fn push(&self, job: JobRef) -> bool {
-        let pushed = match self.deque() {
-            LocalDeque::Split(d) => d.push(job).is_ok(),
-            LocalDeque::ChaseLev(d) => d.push(job).is_ok(),
-            LocalDeque::Abp(d) => d.push(job).is_ok(),
-            LocalDeque::Locked(d) => d.push(job).is_ok(),
-        };
-        if self.policy.uses_signals() {
+    pub(crate) unsafe fn push_as<F: Flavor>(&self, job: JobRef) -> bool {
+        // SAFETY: flavor guaranteed by the caller.
+        let pushed = unsafe { F::owner(self.deque()) }.push(job).is_ok();
+        if F::SIGNAL {
             // A push is new work: thieves may signal again (003 §4). Relaxed: a hint.
             let targeted = self.targeted();
             if targeted.load(Ordering::Relaxed) {
@@ -223,11 +313,56 @@ impl WorkerThread {
         pushed
     }
 
-    /// After pushing a job in `join`: answer an exposure request (`lcws-poll`) and wake a
-    /// sleeping worker if there is one.
+    /// LCWS: whether the private part holds a full window of tasks, so that a new join
+    /// could not be exposed before them.
+    ///
+    /// # Safety
+    /// `F` is this worker's flavor.
     #[inline(always)]
+    pub(crate) unsafe fn window_full_as<F: Flavor>(&self) -> bool {
+        // SAFETY: flavor guaranteed by the caller.
+        F::window_full(unsafe { F::owner(self.deque()) }, self.window)
+    }
+
+    /// `lcws-poll`'s check on a join that runs sequentially.
+    #[inline(always)]
+    pub(crate) fn poll_as<F: Flavor>(&self) {
+        if F::POLL {
+            self.poll_exposure_request();
+        }
+    }
+
+    /// Pushes a job (dispatching on the worker's flavor); `false` if the deque is full.
+    pub(crate) fn push(&self, job: JobRef) -> bool {
+        // SAFETY: each arm's flavor is the worker's kind.
+        unsafe {
+            match self.kind {
+                Kind::LcwsPoll => self.push_as::<PollFlavor>(job),
+                Kind::LcwsSignal => self.push_as::<SignalFlavor>(job),
+                Kind::ChaseLev => self.push_as::<ChaseLevFlavor>(job),
+                Kind::Abp => self.push_as::<AbpFlavor>(job),
+                Kind::Locked => self.push_as::<LockedFlavor>(job),
+            }
+        }
+    }
+
+    /// After pushing a job: answer an exposure request (`lcws-poll`) and wake a sleeping
+    /// worker if there is one.
+    #[inline(always)]
+    pub(crate) fn after_push_as<F: Flavor>(&self) {
+        if F::POLL {
+            self.poll_exposure_request();
+        }
+        if self.registry.sleep.has_sleepers() {
+            self.wake_a_sleeper();
+        }
+    }
+
+    /// [`after_push_as`](Self::after_push_as), dispatching on the worker's flavor.
     pub(crate) fn after_push(&self) {
-        self.poll_exposure_request();
+        if self.kind == Kind::LcwsPoll {
+            self.poll_exposure_request();
+        }
         if self.registry.sleep.has_sleepers() {
             self.wake_a_sleeper();
         }
@@ -243,7 +378,7 @@ impl WorkerThread {
     #[inline(always)]
     fn poll_exposure_request(&self) {
         // Relaxed: a plain load (000: reading a fresh flag needs no synchronization).
-        if self.policy == Policy::LcwsPoll && self.targeted().load(Ordering::Relaxed) {
+        if self.targeted().load(Ordering::Relaxed) {
             self.expose_on_request();
         }
     }
@@ -266,28 +401,35 @@ impl WorkerThread {
         }
     }
 
-    /// Runs in the exposure signal handler on this worker's thread.
-    pub(crate) fn on_exposure_signal(&self) {
-        if let Some(exposer) = self.exposer {
-            // SAFETY: we are on the owner's thread (the handler interrupted it) and the deque
-            // lives as long as `self`.
-            let exposed = unsafe { exposer.expose(self.exposure) };
-            self.counters.handler_exposures.add(exposed as u64);
+    /// Pops the newest local job.
+    ///
+    /// # Safety
+    /// `F` is this worker's flavor.
+    #[inline(always)]
+    pub(crate) unsafe fn take_local_as<F: Flavor>(&self) -> Option<JobRef> {
+        if F::POLL {
+            self.poll_exposure_request();
+        }
+        // SAFETY: flavor guaranteed by the caller.
+        let owner = unsafe { F::owner(self.deque()) };
+        match F::pop_newest(owner) {
+            Some(job) => Some(job),
+            None if F::POLL || F::SIGNAL => self.pop_public(),
+            None => None,
         }
     }
 
-    /// Pops the newest local job.
-    #[inline(always)]
+    /// Pops the newest local job (dispatching on the worker's flavor).
     pub(crate) fn take_local(&self) -> Option<JobRef> {
-        self.poll_exposure_request();
-        match self.deque() {
-            LocalDeque::Split(d) => match d.pop_private() {
-                Some(job) => Some(job),
-                None => self.pop_public(),
-            },
-            LocalDeque::ChaseLev(d) => d.pop(),
-            LocalDeque::Abp(d) => d.pop(),
-            LocalDeque::Locked(d) => d.pop(),
+        // SAFETY: each arm's flavor is the worker's kind.
+        unsafe {
+            match self.kind {
+                Kind::LcwsPoll => self.take_local_as::<PollFlavor>(),
+                Kind::LcwsSignal => self.take_local_as::<SignalFlavor>(),
+                Kind::ChaseLev => self.take_local_as::<ChaseLevFlavor>(),
+                Kind::Abp => self.take_local_as::<AbpFlavor>(),
+                Kind::Locked => self.take_local_as::<LockedFlavor>(),
+            }
         }
     }
 
@@ -302,6 +444,16 @@ impl WorkerThread {
             self.targeted().store(false, Ordering::Relaxed);
         }
         job
+    }
+
+    /// Runs in the exposure signal handler on this worker's thread.
+    pub(crate) fn on_exposure_signal(&self) {
+        if let Some(exposer) = self.exposer {
+            // SAFETY: we are on the owner's thread (the handler interrupted it) and the deque
+            // lives as long as `self`.
+            let exposed = unsafe { exposer.expose(self.exposure) };
+            self.counters.handler_exposures.add(exposed as u64);
+        }
     }
 
     /// A uniformly random worker other than this one (xorshift64*).

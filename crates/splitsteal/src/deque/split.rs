@@ -207,9 +207,19 @@ impl Inner {
 /// ```
 pub struct Split<T: Task> {
     inner: Arc<Inner>,
+    /// The owner's copy of `inner.bot` (only the owner writes `bot`, so the copy is always
+    /// exact) and of the slot array's address and length: the hot path then reads nothing
+    /// through the `Arc`.
+    bot: usize,
+    slots: NonNull<AtomicPtr<()>>,
+    capacity: usize,
     /// `Cell` makes the handle `!Sync`; `fn() -> T` keeps it `Send` for every task type.
     _marker: PhantomData<(Cell<()>, fn() -> T)>,
 }
+
+// SAFETY: `slots` points into the `Inner` kept alive by `inner`; the handle moves between
+// threads as a whole (it is `!Sync`, so only one thread uses it at a time).
+unsafe impl<T: Task> Send for Split<T> {}
 
 /// A thief's handle of a split deque: `Send + Sync + Clone`.
 pub struct SplitStealer<T: Task> {
@@ -261,20 +271,27 @@ impl SignalExposer {
 impl<T: Task> Split<T> {
     /// The deque's fixed capacity.
     pub fn capacity(&self) -> usize {
-        self.inner.slots.len()
+        self.capacity
+    }
+
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &AtomicPtr<()> {
+        debug_assert!(i < self.capacity);
+        // SAFETY: `slots` is the live slot array of length `capacity`; callers pass `i` below
+        // `bot <= capacity`.
+        unsafe { &*self.slots.as_ptr().add(i) }
     }
 
     /// Pops the newest private task: relaxed loads and stores only. `None` when the private
     /// part is empty (000's `RACE`); then [`Split::pop_public_bottom`] may still find work.
     #[inline(always)]
     pub fn pop_private(&mut self) -> Option<T> {
-        let inner = &*self.inner;
-        // Relaxed: `bot` is written only by this thread.
-        let bot = inner.bot.load(Ordering::Relaxed);
+        let bot = self.bot;
         if bot == 0 {
             return None;
         }
         let new_bot = bot - 1;
+        let inner = &*self.inner;
         // Relaxed: single writer. Lowered *before* reading `public_bot` (003's fix): from
         // here on a signal handler cannot expose slot `new_bot`.
         inner.bot.store(new_bot, Ordering::Relaxed);
@@ -287,8 +304,9 @@ impl<T: Task> Split<T> {
             inner.bot.store(bot, Ordering::Relaxed);
             return None;
         }
+        self.bot = new_bot;
         // Relaxed: the slot was written by this thread in `push`.
-        let raw = inner.slot(new_bot).load(Ordering::Relaxed);
+        let raw = self.slot(new_bot).load(Ordering::Relaxed);
         // SAFETY: slots below `bot` hold values stored by `push` (never null).
         Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
     }
@@ -305,14 +323,14 @@ impl<T: Task> Split<T> {
             return None;
         }
         debug_assert_eq!(
-            inner.bot.load(Ordering::Relaxed),
-            public_bot,
+            self.bot, public_bot,
             "pop_public_bottom with a non-empty private part"
         );
         let new_bot = public_bot - 1;
         // Rule 3 of the module doc: `bot` drops first, so `bot <= public_bot` throughout and
         // a signal handler finds no private work to expose. Relaxed: single writer.
         inner.bot.store(new_bot, Ordering::Relaxed);
+        self.bot = new_bot;
         compiler_fence(Ordering::SeqCst);
         // Release: any thief that reads this value also sees the slots below it.
         inner.public_bot.store(new_bot, Ordering::Release);
@@ -320,7 +338,7 @@ impl<T: Task> Split<T> {
         // could take slot `new_bot` (ABP popBottom's fence).
         seq_cst_fence(Side::Owner);
         // Relaxed: the slot was written by this thread.
-        let raw = inner.slot(new_bot).load(Ordering::Relaxed);
+        let raw = self.slot(new_bot).load(Ordering::Relaxed);
         // Relaxed: ordered after the fence above, which is what the race argument needs.
         let old = Age::unpack(inner.age.load(Ordering::Relaxed));
         let top = old.top as usize;
@@ -332,6 +350,7 @@ impl<T: Task> Split<T> {
         // The public part is now empty: reset the indices to 0 under a new tag so that a
         // thief holding the old `age` fails its CAS (ABA). `bot` first (rule 3).
         inner.bot.store(0, Ordering::Relaxed);
+        self.bot = 0;
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag is published below.
         inner.public_bot.store(0, Ordering::Release);
@@ -375,11 +394,13 @@ impl<T: Task> Split<T> {
     }
 
     /// Tasks in the private part.
+    #[inline(always)]
     pub fn private_len(&self) -> usize {
-        // Relaxed: both written by this thread.
-        let bot = self.inner.bot.load(Ordering::Relaxed);
+        // Relaxed: written by this thread (or a signal handler on it).
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
-        bot.saturating_sub(public_bot)
+        // `bot >= public_bot` between owner operations: a handler raises `public_bot` at
+        // most to `bot`, and only `pop_*` lowers `bot` (never below `public_bot` on exit).
+        self.bot - public_bot
     }
 
     /// Tasks in the public part (a snapshot: thieves may be taking them).
@@ -395,8 +416,14 @@ impl<T: Task> Owner<T> for Split<T> {
     type Stealer = SplitStealer<T>;
 
     fn with_capacity(capacity: usize) -> Self {
+        let inner = Arc::new(Inner::new(capacity));
+        // A dangling (never dereferenced) address when the capacity is 0.
+        let slots = NonNull::new(inner.slots.as_ptr().cast_mut()).unwrap_or(NonNull::dangling());
         Split {
-            inner: Arc::new(Inner::new(capacity)),
+            bot: 0,
+            slots,
+            capacity,
+            inner,
             _marker: PhantomData,
         }
     }
@@ -411,19 +438,18 @@ impl<T: Task> Owner<T> for Split<T> {
     /// Pushes at the bottom of the private part: relaxed stores only.
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
-        let inner = &*self.inner;
-        // Relaxed: `bot` is written only by this thread.
-        let bot = inner.bot.load(Ordering::Relaxed);
-        if bot == inner.slots.len() {
+        let bot = self.bot;
+        if bot == self.capacity {
             return Err(Full(task));
         }
         // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
         // raised over it by a Release store that follows this write.
-        inner.slot(bot).store(task.into_raw().as_ptr(), Ordering::Relaxed);
+        self.slot(bot).store(task.into_raw().as_ptr(), Ordering::Relaxed);
         // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
         compiler_fence(Ordering::SeqCst);
         // Relaxed: single writer.
-        inner.bot.store(bot + 1, Ordering::Relaxed);
+        self.inner.bot.store(bot + 1, Ordering::Relaxed);
+        self.bot = bot + 1;
         Ok(())
     }
 
