@@ -1,11 +1,500 @@
-//! `splitsteal bench ...` (placeholder until the suite lands).
+//! `splitsteal bench`: the command line of the suite.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use clap::Args;
 
-/// Benchmark options.
-#[derive(Args, Debug)]
-pub struct BenchArgs {}
+use crate::html::{self, RunInfo};
+use crate::modes::{self, Env, Mode, ModeOutput};
+use crate::report::{fmt_secs, write_results, Record};
+use crate::runner::{Progress, Watchdog};
+use crate::sched::{SchedulerKind, SPLITSTEAL_RUNTIME};
+use crate::workloads::{self, Size};
 
-/// Runs the benchmark suite.
-pub fn run(_args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
-    Err("the benchmark suite is not implemented yet".into())
+const AFTER_HELP: &str = "\
+Without options, runs the full suite (every workload, every available scheduler, 1 and 2
+threads; about 15 minutes once all policies run) and writes bench-report/. Use --quick for
+about a minute, and --mode all for every experiment of the papers.
+
+Examples:
+  splitsteal bench --quick
+  splitsteal bench --mode all --quick
+  splitsteal bench --workload fib,cilksort --policy rayon,chili --threads 2 --reps 10
+  splitsteal bench --mode latency,scaling
+  splitsteal bench --list
+
+Output (--out, default bench-report/): results.json and results.csv (one record per
+experiment × workload × scheduler × threads: median_s, min_s, max_s, reps, verified,
+stats, speedup, vs_rayon, ...), tables.md, SVG plots and index.html.
+
+Method: inputs generated from --seed; one warm-up run per cell (--warmup), then --reps
+rounds, each running every scheduler once in a rotated order; every output is checked
+against a serial reference, and a wrong result is reported FAILED and never timed.";
+
+/// Options of `splitsteal bench`.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct BenchArgs {
+    /// Experiments to run, comma-separated: suite, syncops, scaling, latency,
+    /// multiprogram, or all.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "suite")]
+    pub mode: Vec<Mode>,
+
+    /// Small inputs and fewer repetitions: the suite takes about a minute.
+    #[arg(long)]
+    pub quick: bool,
+
+    /// Workloads to run, comma-separated (default: every workload of the mode; see --list).
+    #[arg(long, value_delimiter = ',', value_parser = parse_workload, value_name = "NAME,...")]
+    pub workload: Vec<String>,
+
+    /// Schedulers to run, comma-separated: policy names, rayon, chili, serial (default:
+    /// all available).
+    #[arg(long, value_delimiter = ',', value_parser = parse_scheduler, value_name = "NAME,...")]
+    pub policy: Vec<SchedulerKind>,
+
+    /// Worker-thread counts, comma-separated (default: 1,2 for suite; 2 for syncops,
+    /// scaling and latency; 2,4,8 for multiprogram).
+    #[arg(long, value_delimiter = ',', value_parser = parse_positive, value_name = "N,...")]
+    pub threads: Vec<usize>,
+
+    /// Timed repetitions per cell (default: suite 5, quick 3; latency 100 runs).
+    #[arg(long, value_parser = parse_positive, value_name = "N")]
+    pub reps: Option<usize>,
+
+    /// Untimed (but verified) warm-up runs per cell.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub warmup: usize,
+
+    /// Output folder.
+    #[arg(long, default_value = "bench-report", value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// List modes, workloads (with input sizes) and schedulers, then exit.
+    #[arg(long)]
+    pub list: bool,
+
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 0x5eed)]
+    pub seed: u64,
+
+    /// Abort (writing partial results) if a single run takes longer than this (seconds).
+    #[arg(long, default_value_t = 300, value_name = "SECS")]
+    pub timeout: u64,
+
+    /// Also replace the section between `<!-- bench-report:start -->` and
+    /// `<!-- bench-report:end -->` of this README with the suite tables and plot links.
+    #[arg(long, value_name = "README")]
+    pub update_readme: Option<PathBuf>,
+}
+
+fn parse_workload(s: &str) -> Result<String, String> {
+    workloads::find(s).map(|w| w.name.to_string())
+}
+
+fn parse_scheduler(s: &str) -> Result<SchedulerKind, String> {
+    s.parse()
+}
+
+fn parse_positive(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a positive integer")),
+    }
+}
+
+/// `--list`.
+pub fn list() -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from("Modes (--mode):\n");
+    for m in [
+        Mode::Suite,
+        Mode::Syncops,
+        Mode::Scaling,
+        Mode::Latency,
+        Mode::Multiprogram,
+        Mode::All,
+    ] {
+        let help = clap::ValueEnum::to_possible_value(&m)
+            .and_then(|p| p.get_help().map(|h| h.to_string()))
+            .unwrap_or_default();
+        let _ = writeln!(s, "  {:<13} {help}", m.name());
+    }
+    s.push_str("\nWorkloads (--workload): name [group]: quick input | full input\n");
+    for w in workloads::registry() {
+        let _ = writeln!(
+            s,
+            "  {:<10} [{}] {}\n             quick: {} | full: {}",
+            w.name,
+            w.group.label(),
+            w.description,
+            (w.params)(Size::Quick),
+            (w.params)(Size::Full)
+        );
+    }
+    s.push_str("\nSchedulers (--policy):\n");
+    for k in SchedulerKind::all() {
+        let _ = writeln!(
+            s,
+            "  {:<12} {}",
+            k.name(),
+            if k.is_available() {
+                ""
+            } else {
+                "(not available: the splitsteal runtime is not wired into this build yet)"
+            }
+        );
+    }
+    s
+}
+
+/// The schedulers selected by `--policy` (default: all available), or an error if one is
+/// not available in this build.
+pub fn select_schedulers(sel: &[SchedulerKind]) -> Result<Vec<SchedulerKind>, String> {
+    if sel.is_empty() {
+        return Ok(SchedulerKind::available());
+    }
+    if let Some(k) = sel.iter().find(|k| !k.is_available()) {
+        let avail: Vec<&str> = SchedulerKind::available()
+            .iter()
+            .map(|k| k.name())
+            .collect();
+        return Err(format!(
+            "scheduler `{k}` is not available in this build (the splitsteal runtime is not wired in yet); available: {}",
+            avail.join(", ")
+        ));
+    }
+    // Keep report order, drop duplicates.
+    Ok(SchedulerKind::all()
+        .into_iter()
+        .filter(|k| sel.contains(k))
+        .collect())
+}
+
+fn concrete_modes(sel: &[Mode]) -> Vec<Mode> {
+    let all = sel.contains(&Mode::All);
+    Mode::CONCRETE
+        .iter()
+        .copied()
+        .filter(|m| all || sel.contains(m))
+        .collect()
+}
+
+fn write_partial(out: &Path, partial: &Mutex<Vec<Record>>) {
+    if let Ok(p) = partial.lock() {
+        let mut recs = p.clone();
+        crate::report::fill_ratios(&mut recs);
+        match write_results(out, &recs) {
+            Ok(()) => eprintln!("partial results: {}", out.join("results.json").display()),
+            Err(e) => eprintln!("could not write partial results: {e}"),
+        }
+    }
+}
+
+/// Runs `splitsteal bench`.
+pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if args.list {
+        print!("{}", list());
+        return Ok(());
+    }
+    let start = Instant::now();
+    let kinds = select_schedulers(&args.policy)?;
+    let size = if args.quick { Size::Quick } else { Size::Full };
+    let modes_to_run = concrete_modes(&args.mode);
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+
+    let partial: Arc<Mutex<Vec<Record>>> = Arc::default();
+    let watchdog = {
+        let (out, partial) = (args.out.clone(), partial.clone());
+        Watchdog::start(Duration::from_secs(args.timeout.max(1)), move || {
+            write_partial(&out, &partial)
+        })
+    };
+    let mut env = Env {
+        size,
+        seed: args.seed,
+        reps: args.reps,
+        warmup: args.warmup,
+        workloads: (!args.workload.is_empty()).then(|| args.workload.clone()),
+        kinds: kinds.clone(),
+        threads: (!args.threads.is_empty()).then(|| args.threads.clone()),
+        out: args.out.clone(),
+        progress: Progress::hidden(),
+        watchdog,
+        partial,
+    };
+    let derive_syncops = modes_to_run.contains(&Mode::Suite);
+    let planned: u64 = modes_to_run
+        .iter()
+        .map(|m| match m {
+            Mode::Suite => modes::suite::planned_runs(&env),
+            Mode::Syncops if derive_syncops => 0,
+            Mode::Syncops => modes::syncops::planned_runs(&env),
+            Mode::Scaling => modes::scaling::planned_runs(&env),
+            Mode::Latency => modes::latency::planned_runs(&env),
+            Mode::Multiprogram => modes::multiprogram::planned_runs(&env),
+            Mode::All => 0,
+        })
+        .sum();
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    let mut info = RunInfo {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        date: html::utc_now(),
+        machine: html::machine(),
+        revision: html::revision(),
+        settings: vec![
+            format!(
+                "modes: {}; size: {size}; warm-up {} + reps {} per cell (latency: {} runs); seed {:#x}",
+                modes_to_run.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
+                args.warmup,
+                env.reps_or(1, modes::suite::REPS.1, modes::suite::REPS.2),
+                env.reps_or(1, 100, 100),
+                args.seed
+            ),
+            format!("schedulers: {}", names.join(", ")),
+        ],
+        timing: Vec::new(),
+    };
+    eprintln!("splitsteal bench: {}", info.settings.join("; "));
+    if !SPLITSTEAL_RUNTIME {
+        eprintln!(
+            "note: the splitsteal runtime is not wired into this build yet; running serial, rayon and chili only"
+        );
+    }
+    eprintln!("{planned} runs planned; report in {}", args.out.display());
+    env.progress = Progress::new(planned);
+
+    let mut outputs: Vec<(Mode, ModeOutput)> = Vec::new();
+    let mut timing = Vec::new();
+    for m in &modes_to_run {
+        let t = Instant::now();
+        let out = match m {
+            Mode::Suite => modes::suite::run(&env),
+            Mode::Syncops => {
+                let suite = outputs
+                    .iter()
+                    .find(|(m, _)| *m == Mode::Suite)
+                    .map(|(_, o)| o.records.as_slice());
+                modes::syncops::run(&env, suite)
+            }
+            Mode::Scaling => modes::scaling::run(&env),
+            Mode::Latency => modes::latency::run(&env),
+            Mode::Multiprogram => modes::multiprogram::run(&env),
+            Mode::All => unreachable!("expanded"),
+        };
+        let secs = t.elapsed().as_secs_f64();
+        env.progress
+            .println(format!("{} done in {}", m.name(), fmt_secs(secs)));
+        timing.push((m.name(), secs));
+        outputs.push((*m, out));
+    }
+    env.progress.finish();
+
+    let total = start.elapsed().as_secs_f64();
+    info.timing.push(format!(
+        "wall time: {} total ({})",
+        fmt_secs(total),
+        timing
+            .iter()
+            .map(|(m, s)| format!("{m} {}", fmt_secs(*s)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    if !SPLITSTEAL_RUNTIME {
+        if let Some((_, s)) = timing.iter().find(|(m, _)| *m == "suite") {
+            // Each policy costs about what rayon and chili cost; the serial cell stays.
+            let par_now = kinds
+                .iter()
+                .filter(|k| **k != SchedulerKind::Serial)
+                .count()
+                .max(1) as f64;
+            let par_all = (splitsteal::Policy::ALL.len() + 2) as f64;
+            info.timing.push(format!(
+                "projected suite time with all {} policies: ~{} (parallel cells ×{:.1})",
+                splitsteal::Policy::ALL.len(),
+                fmt_secs(s * par_all / par_now),
+                par_all / par_now
+            ));
+        }
+    }
+
+    let records: Vec<Record> = outputs
+        .iter()
+        .flat_map(|(_, o)| o.records.iter().cloned())
+        .collect();
+    write_results(&args.out, &records)?;
+    let md = html::markdown(&info, &outputs, "");
+    std::fs::write(args.out.join("tables.md"), &md)?;
+    html::write_index(&args.out, &info, &outputs)?;
+
+    for (m, out) in &outputs {
+        println!("\n==== {} ====", m.name());
+        for n in &out.notes {
+            println!("{n}");
+        }
+        for t in &out.tables {
+            println!("\n{}", t.to_text());
+        }
+    }
+    println!();
+    for l in &info.timing {
+        println!("{l}");
+    }
+    println!(
+        "report: {} (results.json, results.csv, tables.md, {} plots)",
+        args.out.join("index.html").display(),
+        outputs.iter().map(|(_, o)| o.plots.len()).sum::<usize>()
+    );
+
+    if let Some(readme) = &args.update_readme {
+        let dir = readme.parent().unwrap_or(Path::new("."));
+        let prefix = html::relative_path(dir, &args.out);
+        let prefix = format!("{}/", prefix.display());
+        let suite: Vec<(Mode, ModeOutput)> = outputs
+            .into_iter()
+            .filter(|(m, _)| *m == Mode::Suite)
+            .map(|(m, mut o)| {
+                // The README gets the summaries and targets, not the full per-cell table.
+                if o.tables.len() > 1 {
+                    o.tables.remove(0);
+                }
+                (m, o)
+            })
+            .collect();
+        if suite.is_empty() {
+            return Err("--update-readme needs the suite mode".into());
+        }
+        let section = html::markdown(&info, &suite, &prefix).replacen(
+            "## splitsteal benchmark report",
+            "### Latest suite run",
+            1,
+        );
+        let text =
+            std::fs::read_to_string(readme).map_err(|e| format!("{}: {e}", readme.display()))?;
+        let new = html::replace_section(&text, &section)
+            .map_err(|e| format!("{}: {e}", readme.display()))?;
+        std::fs::write(readme, new)?;
+        println!("updated {}", readme.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        args: BenchArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<BenchArgs, String> {
+        let mut v = vec!["bench"];
+        v.extend_from_slice(args);
+        Cli::try_parse_from(v)
+            .map(|c| c.args)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults() {
+        let a = parse(&[]).unwrap();
+        assert_eq!(a.mode, vec![Mode::Suite]);
+        assert!(!a.quick && a.workload.is_empty() && a.policy.is_empty());
+        assert_eq!(a.out, PathBuf::from("bench-report"));
+        assert_eq!(a.warmup, 1);
+    }
+
+    #[test]
+    fn lists_parse() {
+        let a = parse(&[
+            "--quick",
+            "--mode",
+            "suite,latency",
+            "--workload",
+            "fib,CILKSORT",
+            "--policy",
+            "rayon,chili,serial,lcws-signal",
+            "--threads",
+            "1,2",
+            "--reps",
+            "4",
+            "--out",
+            "x",
+        ])
+        .unwrap();
+        assert_eq!(a.mode, vec![Mode::Suite, Mode::Latency]);
+        assert_eq!(a.workload, vec!["fib", "cilksort"]);
+        assert_eq!(a.policy.len(), 4);
+        assert_eq!(a.threads, vec![1, 2]);
+        assert_eq!(a.reps, Some(4));
+    }
+
+    #[test]
+    fn bad_names_list_the_valid_ones() {
+        let e = parse(&["--workload", "fib,fibonacci"]).unwrap_err();
+        assert!(
+            e.contains("fibonacci") && e.contains("valid workloads") && e.contains("nqueens"),
+            "{e}"
+        );
+        let e = parse(&["--policy", "tbb"]).unwrap_err();
+        assert!(
+            e.contains("tbb")
+                && e.contains("chase-lev")
+                && e.contains("rayon")
+                && e.contains("serial"),
+            "{e}"
+        );
+        let e = parse(&["--mode", "speed"]).unwrap_err();
+        assert!(e.contains("speed") && e.contains("multiprogram"), "{e}");
+        let e = parse(&["--threads", "0"]).unwrap_err();
+        assert!(e.contains("positive"), "{e}");
+        assert!(parse(&["--reps", "x"]).is_err());
+        assert!(parse(&["--frobnicate"]).is_err());
+    }
+
+    #[test]
+    fn unavailable_schedulers_are_an_error_naming_the_available_ones() {
+        let sel = [SchedulerKind::Splitsteal(splitsteal::Policy::ChaseLev)];
+        match select_schedulers(&sel) {
+            Ok(k) => assert!(SPLITSTEAL_RUNTIME && k == sel),
+            Err(e) => assert!(
+                !SPLITSTEAL_RUNTIME && e.contains("rayon") && e.contains("chase-lev"),
+                "{e}"
+            ),
+        }
+        let k = select_schedulers(&[
+            SchedulerKind::Chili,
+            SchedulerKind::Serial,
+            SchedulerKind::Chili,
+        ])
+        .unwrap();
+        assert_eq!(k, vec![SchedulerKind::Serial, SchedulerKind::Chili]);
+    }
+
+    #[test]
+    fn list_mentions_everything() {
+        let l = list();
+        for w in workloads::registry() {
+            assert!(l.contains(w.name));
+        }
+        for k in SchedulerKind::all() {
+            assert!(l.contains(k.name()));
+        }
+        assert!(l.contains("multiprogram"));
+    }
+
+    #[test]
+    fn modes_expand() {
+        assert_eq!(concrete_modes(&[Mode::All]).len(), 5);
+        assert_eq!(
+            concrete_modes(&[Mode::Latency, Mode::Suite]),
+            vec![Mode::Suite, Mode::Latency]
+        );
+    }
 }

@@ -1,2 +1,23 @@
-//! The benchmark suite (issue 6).
+//! The splitsteal benchmark suite (issue 6), run as `splitsteal bench`.
+//!
+//! Every workload is written once, generic over [`splitsteal::ForkJoin`]
+//! ([`workloads`]), and runs unchanged on every scheduler ([`sched`]): splitsteal's
+//! policies, rayon, chili and the serial elision. The [`runner`] measures them the same
+//! way (warm-up, interleaved repetitions, medians with min and max, every output verified
+//! against a serial reference); the [`modes`] are the papers' experiments; [`report`],
+//! [`plot`] and [`html`] write `results.json`, `results.csv`, SVG plots and `index.html`.
+//!
+//! See the crate README for the CLI, the workloads and their input sizes, and the time
+//! budget.
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod cli;
+pub mod hog;
+pub mod html;
+pub mod modes;
+pub mod plot;
+pub mod report;
+pub mod runner;
+pub mod sched;
+pub mod workloads;

@@ -1,0 +1,277 @@
+//! `index.html` and `tables.md`: every experiment's plots and tables in one page.
+
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+use crate::modes::{Mode, ModeOutput};
+use crate::report::esc;
+
+/// Facts about the run shown at the top of the report.
+#[derive(Debug, Clone, Default)]
+pub struct RunInfo {
+    /// The command line.
+    pub command: String,
+    /// UTC date and time.
+    pub date: String,
+    /// CPU model and core count.
+    pub machine: String,
+    /// `git describe`-like revision, if available.
+    pub revision: String,
+    /// Size, repetitions, schedulers, ...
+    pub settings: Vec<String>,
+    /// Wall time of each mode and in total.
+    pub timing: Vec<String>,
+}
+
+impl RunInfo {
+    /// Lines for the text/Markdown header.
+    pub fn lines(&self) -> Vec<String> {
+        let mut v = vec![
+            format!("command: {}", self.command),
+            format!("date: {}", self.date),
+            format!("machine: {}", self.machine),
+        ];
+        if !self.revision.is_empty() {
+            v.push(format!("revision: {}", self.revision));
+        }
+        v.extend(self.settings.iter().cloned());
+        v.extend(self.timing.iter().cloned());
+        v
+    }
+}
+
+const CSS: &str = "body{font-family:sans-serif;margin:2em;max-width:1600px}\
+table{border-collapse:collapse;margin:1em 0;font-size:13px}\
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
+td:first-child,th:first-child{text-align:left}\
+th{background:#eee}.failed{background:#fbb}.note{color:#555;font-size:13px}\
+img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}figure{margin:1em 0}";
+
+/// Writes `index.html` into `dir`.
+pub fn write_index(
+    dir: &Path,
+    info: &RunInfo,
+    modes: &[(Mode, ModeOutput)],
+) -> std::io::Result<()> {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>splitsteal bench</title><style>{CSS}</style></head><body>\n\
+         <h1>splitsteal benchmark report</h1>\n<ul>"
+    );
+    for l in info.lines() {
+        let _ = write!(s, "<li>{}</li>", esc(&l));
+    }
+    s.push_str(
+        "</ul>\n<p>Data: <a href=\"results.json\">results.json</a>, <a href=\"results.csv\">results.csv</a>, \
+         <a href=\"tables.md\">tables.md</a>.</p>\n<p>Contents: ",
+    );
+    for (m, _) in modes {
+        let _ = write!(s, "<a href=\"#{0}\">{0}</a> ", m.name());
+    }
+    s.push_str("</p>\n");
+    for (m, out) in modes {
+        let _ = writeln!(s, "<h2 id=\"{0}\">{0}</h2>", m.name());
+        for n in &out.notes {
+            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+        }
+        for p in &out.plots {
+            let _ = writeln!(
+                s,
+                "<figure><a href=\"{f}\"><img src=\"{f}\" alt=\"{c}\"></a><figcaption>{c}</figcaption></figure>",
+                f = esc(&p.file),
+                c = esc(&p.caption)
+            );
+        }
+        for t in &out.tables {
+            s.push_str(&t.to_html());
+        }
+    }
+    s.push_str("</body></html>\n");
+    std::fs::write(dir.join("index.html"), s)
+}
+
+/// The Markdown version: header, then each mode's notes, plot links and tables.
+pub fn markdown(info: &RunInfo, modes: &[(Mode, ModeOutput)], plot_prefix: &str) -> String {
+    let mut s = String::from("## splitsteal benchmark report\n\n");
+    for l in info.lines() {
+        let _ = writeln!(s, "- {l}");
+    }
+    for (m, out) in modes {
+        let _ = writeln!(s, "\n## {}\n", m.name());
+        for n in &out.notes {
+            let _ = writeln!(s, "{n}\n");
+        }
+        for p in &out.plots {
+            let _ = writeln!(s, "- [{}]({plot_prefix}{})", p.caption, p.file);
+        }
+        for t in &out.tables {
+            s.push('\n');
+            s.push_str(&t.to_markdown());
+        }
+    }
+    s
+}
+
+/// Start and end markers of the generated section of a README.
+pub const README_MARKERS: (&str, &str) =
+    ("<!-- bench-report:start -->", "<!-- bench-report:end -->");
+
+/// Replaces the text between [`README_MARKERS`] in `readme` with `section`.
+pub fn replace_section(readme: &str, section: &str) -> Result<String, String> {
+    let (a, b) = README_MARKERS;
+    let start = readme
+        .find(a)
+        .ok_or_else(|| format!("marker `{a}` not found"))?
+        + a.len();
+    let end = readme[start..]
+        .find(b)
+        .map(|e| start + e)
+        .ok_or_else(|| format!("marker `{b}` not found after `{a}`"))?;
+    Ok(format!(
+        "{}\n{}\n{}",
+        &readme[..start],
+        section.trim(),
+        &readme[end..]
+    ))
+}
+
+/// `to` relative to directory `from` (both made absolute against the current directory).
+pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let abs = |p: &Path| {
+        let p = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(p)
+        };
+        let mut out = PathBuf::new();
+        for c in p.components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::CurDir => {}
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    let (f, t) = (abs(from), abs(to));
+    let fc: Vec<_> = f.components().collect();
+    let tc: Vec<_> = t.components().collect();
+    let common = fc.iter().zip(&tc).take_while(|(a, b)| a == b).count();
+    let mut r = PathBuf::new();
+    for _ in common..fc.len() {
+        r.push("..");
+    }
+    for c in &tc[common..] {
+        r.push(c);
+    }
+    r
+}
+
+/// Today's UTC date and time from the system clock (`YYYY-MM-DD HH:MM UTC`).
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil-from-days (H. Hinnant).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+/// CPU model (from `/proc/cpuinfo`) and the number of CPUs this process may use.
+pub fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let n = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemTotal"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map(|kb| format!(", {:.0} GiB", kb / (1024.0 * 1024.0)))
+        .unwrap_or_default();
+    format!("{model}, {n} CPUs{mem}")
+}
+
+/// `git rev-parse --short HEAD` (plus `-dirty`), or empty.
+pub fn revision() -> String {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match run(&["rev-parse", "--short", "HEAD"]) {
+        Some(h) => {
+            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{h}-dirty")
+            } else {
+                h
+            }
+        }
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readme_section_is_replaced() {
+        let r = "a\n<!-- bench-report:start -->\nold\n<!-- bench-report:end -->\nb\n";
+        let n = replace_section(r, "new").unwrap();
+        assert_eq!(
+            n,
+            "a\n<!-- bench-report:start -->\nnew\n<!-- bench-report:end -->\nb\n"
+        );
+        assert!(replace_section("x", "y").is_err());
+    }
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative_path(Path::new("/w/crates/b"), Path::new("/w/bench-report/x.svg")),
+            PathBuf::from("../../bench-report/x.svg")
+        );
+    }
+
+    #[test]
+    fn dates_look_like_dates() {
+        let d = utc_now();
+        assert_eq!(d.len(), "2026-01-01 00:00 UTC".len(), "{d}");
+        assert!(d.starts_with("20"));
+    }
+}

@@ -1,0 +1,202 @@
+//! The experiments (`--mode`): each produces records, tables and plots.
+//!
+//! | mode | what | paper |
+//! |---|---|---|
+//! | `suite` | every workload × scheduler at 1 and 2 threads | 001 §4.2.1, 003 §5 |
+//! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | 003 Figs. 3, 8 |
+//! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | 000 Fig. 2a |
+//! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | 001 §4.2.2 |
+//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A | 002 |
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use clap::ValueEnum;
+
+use crate::report::{Record, Table};
+use crate::runner::{Progress, Watchdog};
+use crate::sched::SchedulerKind;
+use crate::workloads::{Size, WorkloadSpec};
+
+pub mod latency;
+pub mod multiprogram;
+pub mod scaling;
+pub mod suite;
+pub mod syncops;
+
+/// An experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
+pub enum Mode {
+    /// Every workload, every scheduler, 1 and 2 threads: medians, speedups, ratio to rayon.
+    Suite,
+    /// CAS, fences, steals, exposures and signals per policy on the suite (003's profiles).
+    Syncops,
+    /// fib(n), n = 16..32 on 2 workers: CAS+fences against n (000: work vs span).
+    Scaling,
+    /// Start latency of N = 2, 8, 32, 128 spawned tasks on 2 workers, 100 runs.
+    Latency,
+    /// 2, 4, 8 workers on this machine, and 2 workers against a CPU hog: T vs T1/P_A (002).
+    Multiprogram,
+    /// All of the above (syncops reuses the suite's runs).
+    All,
+}
+
+impl Mode {
+    /// The mode's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Suite => "suite",
+            Mode::Syncops => "syncops",
+            Mode::Scaling => "scaling",
+            Mode::Latency => "latency",
+            Mode::Multiprogram => "multiprogram",
+            Mode::All => "all",
+        }
+    }
+
+    /// The concrete modes, in run order.
+    pub const CONCRETE: [Mode; 5] = [
+        Mode::Suite,
+        Mode::Syncops,
+        Mode::Scaling,
+        Mode::Latency,
+        Mode::Multiprogram,
+    ];
+}
+
+/// A plot file with its caption.
+#[derive(Debug, Clone)]
+pub struct Plot {
+    /// File name inside the output folder.
+    pub file: String,
+    /// Caption.
+    pub caption: String,
+}
+
+/// What an experiment produced.
+#[derive(Debug, Default)]
+pub struct ModeOutput {
+    /// Records (also written to `results.json`).
+    pub records: Vec<Record>,
+    /// Tables, printed and written to `tables.md` / `index.html`.
+    pub tables: Vec<Table>,
+    /// Plots written to the output folder.
+    pub plots: Vec<Plot>,
+    /// Remarks shown with the tables.
+    pub notes: Vec<String>,
+}
+
+/// What every experiment needs: options, the output folder, the progress bar.
+pub struct Env {
+    /// Input size class.
+    pub size: Size,
+    /// Input seed.
+    pub seed: u64,
+    /// `--reps`, if given.
+    pub reps: Option<usize>,
+    /// Warm-up runs per cell.
+    pub warmup: usize,
+    /// `--workload`, if given.
+    pub workloads: Option<Vec<String>>,
+    /// The schedulers to run (available ones only).
+    pub kinds: Vec<SchedulerKind>,
+    /// `--threads`, if given.
+    pub threads: Option<Vec<usize>>,
+    /// Output folder (plots are written there as the experiments run).
+    pub out: PathBuf,
+    /// The progress bar.
+    pub progress: Progress,
+    /// The hung-run watchdog.
+    pub watchdog: Watchdog,
+    /// Every record so far (written by the watchdog if it aborts).
+    pub partial: Arc<Mutex<Vec<Record>>>,
+}
+
+impl Env {
+    /// The selected workloads among `default` (names from the registry), in registry
+    /// order; `--workload` overrides the default list.
+    pub fn workloads_or(&self, default: &[&str]) -> Vec<WorkloadSpec> {
+        let all = crate::workloads::registry();
+        match &self.workloads {
+            Some(sel) => all
+                .into_iter()
+                .filter(|s| sel.iter().any(|n| n.eq_ignore_ascii_case(s.name)))
+                .collect(),
+            None if default.is_empty() => all,
+            None => all
+                .into_iter()
+                .filter(|s| default.contains(&s.name))
+                .collect(),
+        }
+    }
+
+    /// `--threads` or the default.
+    pub fn threads_or(&self, default: &[usize]) -> Vec<usize> {
+        self.threads.clone().unwrap_or_else(|| default.to_vec())
+    }
+
+    /// `--reps` or the default for the size (test, quick, full).
+    pub fn reps_or(&self, test: usize, quick: usize, full: usize) -> usize {
+        self.reps
+            .unwrap_or_else(|| self.size.pick(test, quick, full))
+    }
+
+    /// Keeps a copy of `records` for a partial write.
+    pub fn save_partial(&self, records: &[Record]) {
+        if let Ok(mut p) = self.partial.lock() {
+            p.extend_from_slice(records);
+        }
+    }
+
+    /// A path in the output folder.
+    pub fn path(&self, file: &str) -> PathBuf {
+        self.out.join(file)
+    }
+
+    /// Draws a plot, reporting (not propagating) a failure: a plot must not lose the data.
+    pub fn plot(
+        &self,
+        plots: &mut Vec<Plot>,
+        notes: &mut Vec<String>,
+        file: &str,
+        caption: &str,
+        draw: impl FnOnce(&std::path::Path) -> crate::plot::PlotResult,
+    ) {
+        match draw(&self.path(file)) {
+            Ok(()) => plots.push(Plot {
+                file: file.into(),
+                caption: caption.into(),
+            }),
+            Err(e) => notes.push(format!("plot {file} failed: {e}")),
+        }
+    }
+
+    /// The non-serial schedulers selected.
+    pub fn parallel_kinds(&self) -> Vec<SchedulerKind> {
+        self.kinds
+            .iter()
+            .copied()
+            .filter(|k| *k != SchedulerKind::Serial)
+            .collect()
+    }
+}
+
+/// Scheduler names in report order among those present in `records`.
+pub fn scheduler_order(records: &[Record]) -> Vec<String> {
+    SchedulerKind::all()
+        .iter()
+        .map(|k| k.name().to_string())
+        .filter(|n| records.iter().any(|r| &r.scheduler == n))
+        .collect()
+}
+
+/// Workload names in first-appearance order.
+pub fn workload_order(records: &[Record]) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for r in records {
+        if !v.contains(&r.workload) {
+            v.push(r.workload.clone());
+        }
+    }
+    v
+}

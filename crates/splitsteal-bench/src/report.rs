@@ -1,0 +1,598 @@
+//! Results: the [`Record`] of one (experiment, workload, scheduler, threads) cell, the
+//! `results.json` / `results.csv` writers, and plain/Markdown/HTML [`Table`]s.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use splitsteal::Stats;
+
+/// The splitsteal counters of a record (the per-run median of each counter).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatsRecord {
+    /// Compare-and-swap instructions.
+    pub cas: u64,
+    /// `SeqCst` fences.
+    pub fences: u64,
+    /// Successful steals.
+    pub steals: u64,
+    /// Steal attempts.
+    pub steal_attempts: u64,
+    /// Tasks moved from a private to a public deque part (LCWS).
+    pub exposures: u64,
+    /// Exposure signals sent.
+    pub signals: u64,
+    /// Jobs executed.
+    pub tasks: u64,
+    /// Other atomic read-modify-writes.
+    pub rmw: u64,
+    /// Times a worker went to sleep.
+    pub sleeps: u64,
+    /// Tasks mailed (`hybrid`).
+    pub mailed: u64,
+}
+
+impl From<Stats> for StatsRecord {
+    fn from(s: Stats) -> Self {
+        StatsRecord {
+            cas: s.cas,
+            fences: s.fences,
+            steals: s.steals,
+            steal_attempts: s.steal_attempts,
+            exposures: s.exposures,
+            signals: s.signals,
+            tasks: s.tasks,
+            rmw: s.rmw,
+            sleeps: s.sleeps,
+            mailed: s.mailed,
+        }
+    }
+}
+
+impl StatsRecord {
+    /// The counters as (name, value) pairs, in the CSV column order.
+    pub fn fields(&self) -> [(&'static str, u64); 10] {
+        [
+            ("cas", self.cas),
+            ("fences", self.fences),
+            ("steals", self.steals),
+            ("steal_attempts", self.steal_attempts),
+            ("exposures", self.exposures),
+            ("signals", self.signals),
+            ("tasks", self.tasks),
+            ("rmw", self.rmw),
+            ("sleeps", self.sleeps),
+            ("mailed", self.mailed),
+        ]
+    }
+
+    /// The median of each counter over `runs` (upper median for even counts).
+    pub fn median_of(runs: &[Stats]) -> Option<StatsRecord> {
+        if runs.is_empty() {
+            return None;
+        }
+        let med = |f: fn(&Stats) -> u64| {
+            let mut v: Vec<u64> = runs.iter().map(f).collect();
+            v.sort_unstable();
+            v[v.len() / 2]
+        };
+        Some(StatsRecord {
+            cas: med(|s| s.cas),
+            fences: med(|s| s.fences),
+            steals: med(|s| s.steals),
+            steal_attempts: med(|s| s.steal_attempts),
+            exposures: med(|s| s.exposures),
+            signals: med(|s| s.signals),
+            tasks: med(|s| s.tasks),
+            rmw: med(|s| s.rmw),
+            sleeps: med(|s| s.sleeps),
+            mailed: med(|s| s.mailed),
+        })
+    }
+}
+
+/// One cell of an experiment: a workload on a scheduler with a thread count.
+///
+/// `results.json` is a list of these. Times are wall-clock seconds over the timed
+/// repetitions (warm-up excluded). A cell whose output failed verification in any run
+/// has `verified = false`, an `error`, and no times.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// `suite`, `scaling`, `latency` or `multiprogram`.
+    pub experiment: String,
+    /// Workload name (for `scaling`, `fib(n)`; for `latency`, `spawn-N`).
+    pub workload: String,
+    /// Input description.
+    pub params: String,
+    /// Scheduler name (`serial`, a policy, `rayon`, `chili`).
+    pub scheduler: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Timed repetitions.
+    pub reps: usize,
+    /// Median time (s).
+    pub median_s: Option<f64>,
+    /// Fastest repetition (s).
+    pub min_s: Option<f64>,
+    /// Slowest repetition (s).
+    pub max_s: Option<f64>,
+    /// Whether every run's output matched the serial reference.
+    pub verified: bool,
+    /// splitsteal counters (per-run medians); `null` for serial, rayon and chili.
+    pub stats: Option<StatsRecord>,
+    /// Serial median / this median (same run).
+    pub speedup: Option<f64>,
+    /// rayon's median at the same thread count / this median (same run): > 1 is faster
+    /// than rayon.
+    pub vs_rayon: Option<f64>,
+    /// Why the cell failed, if it did.
+    pub error: Option<String>,
+    /// Every timed repetition (s), in run order.
+    pub times_s: Vec<f64>,
+    /// Experiment-specific numbers (latency percentiles, processor average, ...).
+    pub extra: BTreeMap<String, f64>,
+}
+
+impl Record {
+    /// A record with the identifying fields set and no measurements.
+    pub fn new(
+        experiment: &str,
+        workload: &str,
+        params: &str,
+        scheduler: &str,
+        threads: usize,
+    ) -> Record {
+        Record {
+            experiment: experiment.into(),
+            workload: workload.into(),
+            params: params.into(),
+            scheduler: scheduler.into(),
+            threads,
+            reps: 0,
+            median_s: None,
+            min_s: None,
+            max_s: None,
+            verified: false,
+            stats: None,
+            speedup: None,
+            vs_rayon: None,
+            error: None,
+            times_s: Vec::new(),
+            extra: BTreeMap::new(),
+        }
+    }
+
+    /// Sets `times_s`, `reps`, `median_s`, `min_s` and `max_s` from `times`.
+    pub fn set_times(&mut self, times: Vec<f64>) {
+        self.reps = times.len();
+        let s = sorted(&times);
+        self.median_s = (!s.is_empty()).then(|| quantile_sorted(&s, 0.5));
+        self.min_s = s.first().copied();
+        self.max_s = s.last().copied();
+        self.times_s = times;
+    }
+}
+
+/// Sorted copy.
+pub fn sorted(xs: &[f64]) -> Vec<f64> {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    v
+}
+
+/// Linear-interpolation quantile of sorted data (NaN if empty).
+pub fn quantile_sorted(s: &[f64], q: f64) -> f64 {
+    match s.len() {
+        0 => f64::NAN,
+        1 => s[0],
+        n => {
+            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
+            let lo = h.floor() as usize;
+            let hi = (lo + 1).min(n - 1);
+            s[lo] + (h - lo as f64) * (s[hi] - s[lo])
+        }
+    }
+}
+
+/// Geometric mean (None if empty or any value is not positive).
+pub fn geomean(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() || xs.iter().any(|&x| x.is_nan() || x <= 0.0) {
+        return None;
+    }
+    Some((xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
+}
+
+/// Fills `speedup` (vs the `serial` record of the same experiment and workload) and
+/// `vs_rayon` (vs the `rayon` record with the same thread count).
+pub fn fill_ratios(records: &mut [Record]) {
+    let key = |r: &Record| (r.experiment.clone(), r.workload.clone());
+    let mut serial = BTreeMap::new();
+    let mut rayon = BTreeMap::new();
+    for r in records.iter() {
+        if let Some(m) = r.median_s {
+            if r.scheduler == "serial" {
+                serial.insert(key(r), m);
+            } else if r.scheduler == "rayon" {
+                rayon.insert((key(r), r.threads), m);
+            }
+        }
+    }
+    for r in records.iter_mut() {
+        if let Some(m) = r.median_s.filter(|&m| m > 0.0) {
+            r.speedup = serial.get(&key(r)).map(|s| s / m);
+            r.vs_rayon = rayon.get(&(key(r), r.threads)).map(|s| s / m);
+        }
+    }
+}
+
+/// The CSV columns, in order (stats flattened; empty cells for absent values).
+pub const CSV_COLUMNS: [&str; 26] = [
+    "experiment",
+    "workload",
+    "params",
+    "scheduler",
+    "threads",
+    "reps",
+    "median_s",
+    "min_s",
+    "max_s",
+    "verified",
+    "speedup",
+    "vs_rayon",
+    "cas",
+    "fences",
+    "steals",
+    "steal_attempts",
+    "exposures",
+    "signals",
+    "tasks",
+    "rmw",
+    "sleeps",
+    "mailed",
+    "error",
+    "times_s",
+    "extra",
+    "stats_present",
+];
+
+fn opt<T: ToString>(x: Option<T>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// Writes `records` as CSV (columns [`CSV_COLUMNS`]; `times_s` and `extra` are
+/// `;`-separated lists).
+pub fn write_csv<W: io::Write>(w: W, records: &[Record]) -> csv::Result<()> {
+    let mut out = csv::Writer::from_writer(w);
+    out.write_record(CSV_COLUMNS)?;
+    for r in records {
+        let mut row: Vec<String> = vec![
+            r.experiment.clone(),
+            r.workload.clone(),
+            r.params.clone(),
+            r.scheduler.clone(),
+            r.threads.to_string(),
+            r.reps.to_string(),
+            opt(r.median_s),
+            opt(r.min_s),
+            opt(r.max_s),
+            r.verified.to_string(),
+            opt(r.speedup),
+            opt(r.vs_rayon),
+        ];
+        match &r.stats {
+            Some(s) => row.extend(s.fields().iter().map(|(_, v)| v.to_string())),
+            None => row.extend(std::iter::repeat_n(String::new(), 10)),
+        }
+        row.push(r.error.clone().unwrap_or_default());
+        row.push(
+            r.times_s
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(";"),
+        );
+        row.push(
+            r.extra
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(";"),
+        );
+        row.push(r.stats.is_some().to_string());
+        out.write_record(&row)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes `results.json` and `results.csv` into `dir`.
+pub fn write_results(dir: &Path, records: &[Record]) -> Result<(), Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(dir)?;
+    let json = serde_json::to_string_pretty(records)?;
+    std::fs::write(dir.join("results.json"), json + "\n")?;
+    let f = std::fs::File::create(dir.join("results.csv"))?;
+    write_csv(io::BufWriter::new(f), records)?;
+    Ok(())
+}
+
+/// A table with a title, rendered as aligned text, Markdown or HTML.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    /// Title (a heading in Markdown/HTML).
+    pub title: String,
+    /// Column headers.
+    pub header: Vec<String>,
+    /// Rows (same length as the header).
+    pub rows: Vec<Vec<String>>,
+    /// Lines printed under the table.
+    pub notes: Vec<String>,
+}
+
+impl Table {
+    /// An empty table with these headers.
+    pub fn new(title: impl Into<String>, header: &[&str]) -> Table {
+        Table {
+            title: title.into(),
+            header: header.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Appends a row.
+    pub fn row(&mut self, cells: Vec<String>) {
+        debug_assert_eq!(cells.len(), self.header.len());
+        self.rows.push(cells);
+    }
+
+    fn widths(&self) -> Vec<usize> {
+        let mut w: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
+        w
+    }
+
+    /// Aligned plain text: first column left-aligned, the others right-aligned.
+    pub fn to_text(&self) -> String {
+        let w = self.widths();
+        let mut s = String::new();
+        let _ = writeln!(s, "{}", self.title);
+        let line = |s: &mut String, cells: &[String]| {
+            for (i, c) in cells.iter().enumerate() {
+                let pad = w[i].saturating_sub(c.chars().count());
+                if i == 0 {
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                } else {
+                    s.push_str("  ");
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
+                }
+            }
+            s.push('\n');
+        };
+        line(&mut s, &self.header);
+        let total: usize = w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+        s.push_str(&"-".repeat(total));
+        s.push('\n');
+        for r in &self.rows {
+            line(&mut s, r);
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "{n}");
+        }
+        s
+    }
+
+    /// A GitHub Markdown table under a `###` heading.
+    pub fn to_markdown(&self) -> String {
+        let mut s = format!("### {}\n\n", self.title);
+        let _ = writeln!(s, "| {} |", self.header.join(" | "));
+        let _ = writeln!(
+            s,
+            "|{}",
+            self.header
+                .iter()
+                .enumerate()
+                .map(|(i, _)| if i == 0 { "---|" } else { "---:|" })
+                .collect::<String>()
+        );
+        for r in &self.rows {
+            let _ = writeln!(s, "| {} |", r.join(" | "));
+        }
+        for n in &self.notes {
+            let _ = write!(s, "\n{n}\n");
+        }
+        s
+    }
+
+    /// An HTML `<table>` under an `<h3>` heading.
+    pub fn to_html(&self) -> String {
+        let mut s = format!("<h3>{}</h3>\n<table>\n<tr>", esc(&self.title));
+        for h in &self.header {
+            let _ = write!(s, "<th>{}</th>", esc(h));
+        }
+        s.push_str("</tr>\n");
+        for r in &self.rows {
+            s.push_str("<tr>");
+            for c in r {
+                let class = if c.contains("FAILED") {
+                    " class=\"failed\""
+                } else {
+                    ""
+                };
+                let _ = write!(s, "<td{class}>{}</td>", esc(c));
+            }
+            s.push_str("</tr>\n");
+        }
+        s.push_str("</table>\n");
+        for n in &self.notes {
+            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+        }
+        s
+    }
+}
+
+/// HTML escaping.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Seconds formatted with a unit that keeps 3 significant digits (`12.3 ms`).
+pub fn fmt_secs(s: f64) -> String {
+    if !s.is_finite() {
+        return "-".into();
+    }
+    let (v, unit) = if s >= 1.0 {
+        (s, "s")
+    } else if s >= 1e-3 {
+        (s * 1e3, "ms")
+    } else if s >= 1e-6 {
+        (s * 1e6, "µs")
+    } else {
+        (s * 1e9, "ns")
+    };
+    if v >= 100.0 {
+        format!("{v:.0} {unit}")
+    } else if v >= 10.0 {
+        format!("{v:.1} {unit}")
+    } else {
+        format!("{v:.2} {unit}")
+    }
+}
+
+/// A large count with a k/M/G suffix.
+pub fn fmt_count(n: u64) -> String {
+    let f = n as f64;
+    if n < 10_000 {
+        n.to_string()
+    } else if f < 1e6 {
+        format!("{:.1}k", f / 1e3)
+    } else if f < 1e9 {
+        format!("{:.1}M", f / 1e6)
+    } else {
+        format!("{:.2}G", f / 1e9)
+    }
+}
+
+/// `x` with 2 decimals, or `-`.
+pub fn fmt_ratio(x: Option<f64>) -> String {
+    x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Record> {
+        let mut a = Record::new("suite", "fib", "n = 30", "serial", 1);
+        a.set_times(vec![0.4, 0.2, 0.3]);
+        a.verified = true;
+        let mut b = Record::new("suite", "fib", "n = 30", "rayon", 2);
+        b.set_times(vec![0.2, 0.1]);
+        b.verified = true;
+        let mut c = Record::new("suite", "fib", "n = 30", "lcws-signal", 2);
+        c.set_times(vec![0.1]);
+        c.verified = true;
+        c.stats = Some(StatsRecord {
+            cas: 5,
+            fences: 7,
+            ..Default::default()
+        });
+        let mut d = Record::new("suite", "fib", "n = 30", "chili", 2);
+        d.error = Some("fib(30) = 1, expected 832040".into());
+        vec![a, b, c, d]
+    }
+
+    #[test]
+    fn times_and_ratios() {
+        let mut r = sample();
+        fill_ratios(&mut r);
+        assert_eq!(r[0].median_s, Some(0.3));
+        assert_eq!(
+            (r[0].min_s, r[0].max_s, r[0].reps),
+            (Some(0.2), Some(0.4), 3)
+        );
+        assert!((r[1].median_s.unwrap() - 0.15).abs() < 1e-12);
+        assert!((r[1].speedup.unwrap() - 2.0).abs() < 1e-12);
+        assert!((r[2].vs_rayon.unwrap() - 1.5).abs() < 1e-12);
+        assert_eq!(r[3].speedup, None);
+        assert_eq!(geomean(&[1.0, 4.0]), Some(2.0));
+        assert_eq!(geomean(&[]), None);
+    }
+
+    #[test]
+    fn json_has_the_documented_fields() {
+        let r = sample();
+        let v: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        let arr = v.as_array().unwrap();
+        for rec in arr {
+            for f in [
+                "workload",
+                "scheduler",
+                "threads",
+                "reps",
+                "median_s",
+                "min_s",
+                "max_s",
+                "verified",
+                "stats",
+            ] {
+                assert!(rec.get(f).is_some(), "missing {f}");
+            }
+        }
+        assert!(arr[0]["stats"].is_null(), "serial has no stats");
+        let s = &arr[2]["stats"];
+        for f in [
+            "cas",
+            "fences",
+            "steals",
+            "steal_attempts",
+            "exposures",
+            "signals",
+            "tasks",
+        ] {
+            assert!(s[f].is_u64(), "stats.{f}");
+        }
+        assert_eq!(arr[3]["verified"], false);
+        assert!(arr[3]["median_s"].is_null());
+        let back: Vec<Record> = serde_json::from_value(v).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn csv_has_the_documented_columns() {
+        let mut buf = Vec::new();
+        write_csv(&mut buf, &sample()).unwrap();
+        let mut rd = csv::Reader::from_reader(&buf[..]);
+        let header: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(header, CSV_COLUMNS);
+        let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+        assert_eq!(rows.len(), 4);
+        let col = |name: &str| CSV_COLUMNS.iter().position(|c| *c == name).unwrap();
+        assert_eq!(&rows[2][col("cas")], "5");
+        assert_eq!(&rows[0][col("cas")], "", "absent stats are empty, not zero");
+        assert_eq!(&rows[3][col("verified")], "false");
+        assert_eq!(&rows[0][col("times_s")], "0.4;0.2;0.3");
+    }
+
+    #[test]
+    fn tables_render() {
+        let mut t = Table::new("T", &["a", "bb"]);
+        t.row(vec!["x".into(), "FAILED".into()]);
+        assert!(t.to_text().contains("x  FAILED"));
+        assert!(t.to_markdown().contains("| x | FAILED |"));
+        assert!(t.to_html().contains("class=\"failed\""));
+        assert_eq!(fmt_secs(0.01234), "12.3 ms");
+        assert_eq!(fmt_count(12_345_678), "12.3M");
+    }
+}

@@ -1,0 +1,353 @@
+//! The measurement method: warm-up, then repetitions with the schedulers interleaved,
+//! every output verified, failures reported and never timed.
+
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::report::{Record, StatsRecord};
+use crate::sched::{process_cpu_time, Scheduler, SchedulerKind};
+use crate::workloads::DynWorkload;
+
+/// A (scheduler, threads) configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell {
+    /// The scheduler.
+    pub kind: SchedulerKind,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// The cells for `kinds` × `threads`; `serial` appears once, with 1 thread.
+pub fn cells(kinds: &[SchedulerKind], threads: &[usize]) -> Vec<Cell> {
+    let mut v = Vec::new();
+    for &t in threads {
+        for &kind in kinds {
+            let t = if kind == SchedulerKind::Serial { 1 } else { t };
+            let c = Cell { kind, threads: t };
+            if !v.contains(&c) {
+                v.push(c);
+            }
+        }
+    }
+    v
+}
+
+/// The progress bar (hidden when stderr is not a terminal) plus a message log.
+#[derive(Clone)]
+pub struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    /// A bar of `total` steps.
+    pub fn new(total: u64) -> Progress {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40.cyan/blue}] {pos}/{len} runs, ETA {eta} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        Progress { bar }
+    }
+
+    /// A bar that draws nothing (tests).
+    pub fn hidden() -> Progress {
+        Progress {
+            bar: ProgressBar::hidden(),
+        }
+    }
+
+    /// Adds `n` steps to the total.
+    pub fn add_total(&self, n: u64) {
+        self.bar.inc_length(n);
+    }
+
+    /// One step done.
+    pub fn inc(&self) {
+        self.bar.inc(1);
+    }
+
+    /// Sets the message shown after the bar.
+    pub fn msg(&self, m: String) {
+        self.bar.set_message(m);
+    }
+
+    /// Prints a line above the bar.
+    pub fn println(&self, line: impl AsRef<str>) {
+        if self.bar.is_hidden() {
+            eprintln!("{}", line.as_ref());
+        } else {
+            self.bar.println(line.as_ref());
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Aborts the process if one run takes longer than the timeout (a deadlocked scheduler
+/// would otherwise hang the suite). Results measured so far are written first.
+#[derive(Clone)]
+pub struct Watchdog {
+    current: Arc<Mutex<Option<(Instant, String)>>>,
+}
+
+impl Watchdog {
+    /// Starts the watchdog thread; `on_timeout` runs (once) before the process exits.
+    pub fn start(timeout: Duration, on_timeout: impl Fn() + Send + 'static) -> Watchdog {
+        let current: Arc<Mutex<Option<(Instant, String)>>> = Arc::new(Mutex::new(None));
+        let c = current.clone();
+        thread::Builder::new()
+            .name("bench-watchdog".into())
+            .spawn(move || loop {
+                thread::sleep(Duration::from_millis(500));
+                let stuck = c
+                    .lock()
+                    .ok()
+                    .and_then(|g| g.as_ref().filter(|(t, _)| t.elapsed() > timeout).map(|(_, l)| l.clone()));
+                if let Some(label) = stuck {
+                    eprintln!(
+                        "\nerror: {label} has not finished after {} s (--timeout); writing partial results and aborting",
+                        timeout.as_secs()
+                    );
+                    on_timeout();
+                    std::process::exit(124);
+                }
+            })
+            .expect("spawn watchdog");
+        Watchdog { current }
+    }
+
+    /// A watchdog that never fires (tests).
+    pub fn disabled() -> Watchdog {
+        Watchdog {
+            current: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// Marks the start of a run.
+    pub fn begin(&self, label: String) {
+        if let Ok(mut g) = self.current.lock() {
+            *g = Some((Instant::now(), label));
+        }
+    }
+
+    /// Marks the end of the run.
+    pub fn end(&self) {
+        if let Ok(mut g) = self.current.lock() {
+            *g = None;
+        }
+    }
+}
+
+/// Builds the pool of every cell. A cell whose pool cannot be built is returned as an
+/// error message instead (e.g. a policy the runtime does not offer yet).
+pub fn build_pools(cells: &[Cell]) -> Vec<Result<Scheduler, String>> {
+    cells
+        .iter()
+        .map(|c| Scheduler::build(c.kind, c.threads))
+        .collect()
+}
+
+/// Fraction of a core the process burns while idle over `window` (should be ~0: a pool
+/// whose idle workers spin would distort every other measurement).
+pub fn idle_load(window: Duration) -> f64 {
+    thread::sleep(Duration::from_millis(20));
+    let c0 = process_cpu_time();
+    let t0 = Instant::now();
+    thread::sleep(window);
+    process_cpu_time().saturating_sub(c0).as_secs_f64() / t0.elapsed().as_secs_f64()
+}
+
+/// Repetition options.
+#[derive(Debug, Clone, Copy)]
+pub struct Reps {
+    /// Untimed warm-up runs per cell (still verified).
+    pub warmup: usize,
+    /// Timed runs per cell.
+    pub reps: usize,
+}
+
+impl Reps {
+    /// Runs per cell.
+    pub fn runs(&self) -> usize {
+        self.warmup + self.reps
+    }
+}
+
+struct CellState {
+    times: Vec<f64>,
+    cpu: Vec<f64>,
+    stats: Vec<splitsteal::Stats>,
+    error: Option<String>,
+}
+
+/// Measures `w` on every scheduler: `warmup` rounds then `reps` rounds, each round running
+/// every cell once, in an order rotated by one each round (so that drift and ordering
+/// effects hit every scheduler alike). A run whose output fails verification marks the
+/// cell FAILED: its times are dropped and it is not run again.
+///
+/// Returns one [`Record`] per cell (experiment, workload and params as given). Each
+/// record's `extra` has `p_a`, the median processor average (process CPU time / wall time).
+#[allow(clippy::too_many_arguments)]
+pub fn measure(
+    experiment: &str,
+    workload: &str,
+    params: &str,
+    w: &dyn DynWorkload,
+    scheds: &[(Cell, Result<Scheduler, String>)],
+    reps: Reps,
+    progress: &Progress,
+    watchdog: &Watchdog,
+) -> Vec<Record> {
+    let n = scheds.len();
+    let mut state: Vec<CellState> = scheds
+        .iter()
+        .map(|(_, s)| CellState {
+            times: Vec::new(),
+            cpu: Vec::new(),
+            stats: Vec::new(),
+            error: s.as_ref().err().cloned(),
+        })
+        .collect();
+    for round in 0..reps.runs() {
+        let timed = round >= reps.warmup;
+        for k in 0..n {
+            let i = (k + round) % n;
+            progress.inc();
+            let (cell, sched) = &scheds[i];
+            let Ok(sched) = sched else { continue };
+            if state[i].error.is_some() {
+                continue;
+            }
+            let label = format!("{workload} on {}@{}", cell.kind, cell.threads);
+            progress.msg(label.clone());
+            watchdog.begin(label);
+            let out = w.run_on(sched);
+            watchdog.end();
+            let st = &mut state[i];
+            match out.check {
+                Err(e) => {
+                    progress.println(format!(
+                        "FAILED: {workload} on {}@{}: {e}",
+                        cell.kind, cell.threads
+                    ));
+                    st.error = Some(e);
+                    st.times.clear();
+                    st.cpu.clear();
+                    st.stats.clear();
+                }
+                Ok(()) if timed => {
+                    let secs = out.time.as_secs_f64();
+                    st.times.push(secs);
+                    st.cpu.push(out.cpu.as_secs_f64() / secs.max(1e-9));
+                    st.stats.extend(out.stats);
+                }
+                Ok(()) => {}
+            }
+        }
+    }
+    scheds
+        .iter()
+        .zip(state)
+        .map(|((cell, _), st)| {
+            let mut r = Record::new(experiment, workload, params, cell.kind.name(), cell.threads);
+            r.verified = st.error.is_none();
+            r.error = st.error;
+            if r.verified {
+                r.set_times(st.times);
+                r.stats = StatsRecord::median_of(&st.stats);
+                let mut cpu = st.cpu;
+                cpu.sort_by(|a, b| a.total_cmp(b));
+                if !cpu.is_empty() {
+                    r.extra.insert("p_a".into(), cpu[cpu.len() / 2]);
+                }
+            }
+            r
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workloads::{Size, Workload};
+    use splitsteal::ForkJoin;
+
+    /// Wrong on every scheduler but serial.
+    struct Liar;
+    impl Workload for Liar {
+        type Input = ();
+        type Output = usize;
+        fn input(&self) {}
+        fn run<C: ForkJoin>(&self, c: &mut C, _: ()) -> usize {
+            c.num_threads()
+        }
+        fn check(&self, out: &usize) -> Result<(), String> {
+            if *out == 1 {
+                Ok(())
+            } else {
+                Err(format!("{out} != 1"))
+            }
+        }
+    }
+
+    #[test]
+    fn cells_put_serial_once() {
+        let c = cells(&[SchedulerKind::Serial, SchedulerKind::Rayon], &[1, 2]);
+        assert_eq!(c.len(), 3);
+        assert_eq!(
+            c.iter().filter(|c| c.kind == SchedulerKind::Serial).count(),
+            1
+        );
+    }
+
+    #[test]
+    fn wrong_results_are_failed_and_untimed() {
+        let cs = cells(&[SchedulerKind::Serial, SchedulerKind::Rayon], &[2]);
+        let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+        let recs = measure(
+            "suite",
+            "liar",
+            "",
+            &Liar,
+            &pools,
+            Reps { warmup: 1, reps: 3 },
+            &Progress::hidden(),
+            &Watchdog::disabled(),
+        );
+        assert!(recs[0].verified && recs[0].reps == 3 && recs[0].median_s.is_some());
+        assert!(!recs[1].verified);
+        assert_eq!(recs[1].median_s, None);
+        assert!(recs[1].times_s.is_empty());
+        assert!(recs[1].error.as_deref().unwrap().contains("2 != 1"));
+    }
+
+    #[test]
+    fn unavailable_pools_are_reported_not_run() {
+        let cs = vec![Cell {
+            kind: SchedulerKind::Splitsteal(splitsteal::Policy::ChaseLev),
+            threads: 2,
+        }];
+        let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+        let w = (crate::workloads::fib::spec().build)(Size::Test, 1);
+        let recs = measure(
+            "suite",
+            "fib",
+            "",
+            &*w,
+            &pools,
+            Reps { warmup: 0, reps: 1 },
+            &Progress::hidden(),
+            &Watchdog::disabled(),
+        );
+        assert_eq!(recs[0].verified, crate::sched::SPLITSTEAL_RUNTIME);
+    }
+}

@@ -1,0 +1,428 @@
+//! The schedulers under test, all behind [`ForkJoin`].
+//!
+//! | name | context type | pool |
+//! |---|---|---|
+//! | `serial` | [`splitsteal::Serial`] (the serial elision: the speedup baseline) | none, runs on the caller |
+//! | `rayon` | [`RayonCtx`] (a ZST calling [`rayon::join`]) | a `rayon::ThreadPool` with `n` threads, entered with `install` |
+//! | `chili` | [`ChiliCtx`] (wraps a `chili::Scope`) | a `chili::ThreadPool` with `n` threads (the caller is one of them) |
+//! | a [`Policy`] name | `splitsteal::Current` | a splitsteal `ThreadPool` (once the runtime lands) |
+//!
+//! A [`Scheduler`] owns the pool of one (kind, threads) configuration; [`Scheduler::run`]
+//! runs one [`Workload`] on it and times it. Adding a scheduler means one
+//! [`SchedulerKind`] variant, one arm in [`Scheduler::build`] and one in
+//! [`Scheduler::run`].
+
+use std::fmt;
+use std::num::NonZero;
+use std::ptr::NonNull;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use splitsteal::{ForkJoin, Policy, Serial, Stats};
+
+use crate::workloads::Workload;
+
+/// Whether this build of the bench crate can run splitsteal's own pools.
+///
+/// `false` until the runtime (`splitsteal::ThreadPool`, `splitsteal::Current`) lands; the
+/// policy names are still accepted on the command line and reported as unavailable.
+pub const SPLITSTEAL_RUNTIME: bool = false;
+
+/// Which scheduler: one of splitsteal's policies, or a reference scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchedulerKind {
+    /// The serial elision ([`splitsteal::Serial`]): the speedup baseline.
+    Serial,
+    /// A splitsteal pool with the given policy.
+    Splitsteal(Policy),
+    /// rayon 1.x (`rayon::join` inside `ThreadPool::install`).
+    Rayon,
+    /// chili 0.2 (heartbeat scheduling, `Scope::join`).
+    Chili,
+}
+
+impl SchedulerKind {
+    /// Every scheduler name in report order: `serial`, the policies of [`Policy::ALL`],
+    /// `rayon`, `chili`.
+    pub fn all() -> Vec<SchedulerKind> {
+        let mut v = vec![SchedulerKind::Serial];
+        v.extend(Policy::ALL.iter().map(|&p| SchedulerKind::Splitsteal(p)));
+        v.push(SchedulerKind::Rayon);
+        v.push(SchedulerKind::Chili);
+        v
+    }
+
+    /// The schedulers this build can run (policies only once the runtime is wired in).
+    pub fn available() -> Vec<SchedulerKind> {
+        Self::all()
+            .into_iter()
+            .filter(|k| k.is_available())
+            .collect()
+    }
+
+    /// Whether this build can run the scheduler.
+    pub fn is_available(&self) -> bool {
+        match self {
+            SchedulerKind::Splitsteal(_) => SPLITSTEAL_RUNTIME,
+            _ => true,
+        }
+    }
+
+    /// The name used on the command line and in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SchedulerKind::Serial => "serial",
+            SchedulerKind::Splitsteal(p) => p.name(),
+            SchedulerKind::Rayon => "rayon",
+            SchedulerKind::Chili => "chili",
+        }
+    }
+
+    /// Whether the scheduler reports splitsteal [`Stats`] (only splitsteal pools do).
+    pub fn has_stats(&self) -> bool {
+        matches!(self, SchedulerKind::Splitsteal(_))
+    }
+
+    /// Every valid name, comma-separated (for error messages).
+    pub fn valid_names() -> String {
+        Self::all()
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl fmt::Display for SchedulerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SchedulerKind {
+    type Err = String;
+
+    /// Parses a scheduler name (case-insensitive): a policy name, `rayon`, `chili` or
+    /// `serial`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim();
+        Self::all()
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(t))
+            .ok_or_else(|| {
+                format!(
+                    "unknown scheduler `{s}`; valid schedulers: {}",
+                    Self::valid_names()
+                )
+            })
+    }
+}
+
+/// rayon's context: a ZST whose `join` is [`rayon::join`]. Use it inside
+/// `rayon::ThreadPool::install` so that `join` runs on that pool.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RayonCtx;
+
+impl ForkJoin for RayonCtx {
+    #[inline]
+    fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce(&mut Self) -> RA + Send,
+        B: FnOnce(&mut Self) -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        rayon::join(|| a(&mut RayonCtx), || b(&mut RayonCtx))
+    }
+
+    fn num_threads(&self) -> usize {
+        rayon::current_num_threads()
+    }
+}
+
+/// chili's context: a handle to the `chili::Scope` of the current thread.
+///
+/// **Order.** chili's `Scope::join(a, b)` offers `a` to other threads and runs `b` first;
+/// rayon, splitsteal and the serial elision run `a` first and offer `b`. This adapter calls
+/// `scope.join(b, a)` (and swaps the results back) so that every scheduler executes the
+/// same depth-first order: the benchmarks compare schedulers, not visit orders. The order
+/// matters: with chili's native order the knapsack branch and bound explores the "leave
+/// the item" branch first and did ~25× more work, and a tree allocated in post-order is
+/// walked at sequential addresses.
+///
+/// chili's `Scope::join` hands each closure a `&mut Scope<'_>` whose lifetime parameter is
+/// not the caller's, so a wrapper *type* cannot carry it; this one keeps a raw pointer to
+/// the scope with the lifetime erased to `'static`.
+///
+/// Why that is sound: a `ChiliCtx` can only be created by [`ChiliCtx::enter`], which
+/// builds it on its own stack frame from a `&mut Scope<'_>` that outlives the call, and
+/// lends it out only as `&mut ChiliCtx` for the duration of the call. `ChiliCtx` is neither
+/// `Clone` nor `Default` and has no public constructor, so code holding the `&mut` cannot
+/// move a context out (`mem::replace`/`swap` need a second context, and the only other
+/// context alive at that point, the parent's, is mutably borrowed by the `join` that is
+/// running the closure). The erased pointer is only ever used to call `Scope::join`, whose
+/// signature cannot leak the scope's lifetime parameter (the closures receive yet another
+/// fresh `&mut Scope<'_>`), so nothing with the fake `'static` lifetime can escape. The
+/// raw pointer also makes `ChiliCtx` `!Send`/`!Sync`: each thread wraps its own scope.
+#[derive(Debug)]
+pub struct ChiliCtx {
+    scope: NonNull<chili::Scope<'static>>,
+    threads: usize,
+}
+
+impl ChiliCtx {
+    /// Runs `f` with a context wrapping `scope`; `threads` is what `num_threads` reports.
+    ///
+    /// Private on purpose: see the type's documentation for the invariant it upholds (it
+    /// must never be called from inside a `ChiliCtx::join` closure with a different scope).
+    fn enter<R>(
+        scope: &mut chili::Scope<'_>,
+        threads: usize,
+        f: impl FnOnce(&mut ChiliCtx) -> R,
+    ) -> R {
+        let ptr: *mut chili::Scope<'_> = scope;
+        let mut ctx = ChiliCtx {
+            // A pointer cast that only changes the lifetime parameter (no transmute).
+            scope: NonNull::new(ptr as *mut chili::Scope<'static>).expect("reference is non-null"),
+            threads,
+        };
+        f(&mut ctx)
+    }
+}
+
+impl ForkJoin for ChiliCtx {
+    #[inline]
+    fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce(&mut Self) -> RA + Send,
+        B: FnOnce(&mut Self) -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        let threads = self.threads;
+        // SAFETY: `self.scope` comes from the `&mut Scope` given to `ChiliCtx::enter`, which
+        // is still borrowed (this context lives inside that call), and `&mut self` makes this
+        // the only access to it right now. The lifetime is erased but the pointer is used
+        // only for this `join` call, which cannot leak it (see the type's documentation).
+        let scope = unsafe { self.scope.as_mut() };
+        // chili runs its second closure first and offers the first one: pass (b, a).
+        let (rb, ra) = scope.join(
+            move |s| ChiliCtx::enter(s, threads, b),
+            move |s| ChiliCtx::enter(s, threads, a),
+        );
+        (ra, rb)
+    }
+
+    fn num_threads(&self) -> usize {
+        self.threads
+    }
+}
+
+/// The pool behind a [`Scheduler`].
+enum Pool {
+    Serial,
+    Rayon(rayon::ThreadPool),
+    Chili(chili::ThreadPool),
+}
+
+/// One scheduler configuration (kind, thread count) with its pool, ready to run workloads.
+pub struct Scheduler {
+    kind: SchedulerKind,
+    threads: usize,
+    pool: Pool,
+}
+
+impl fmt::Debug for Scheduler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Scheduler({}@{})", self.kind, self.threads)
+    }
+}
+
+/// What one timed run produced.
+#[derive(Debug)]
+pub struct Timed<T> {
+    /// The workload's output.
+    pub output: T,
+    /// Wall time of the run, entering the pool included (input preparation excluded).
+    pub time: Duration,
+    /// The pool's counters for this run (`None` for schedulers without splitsteal stats).
+    pub stats: Option<Stats>,
+    /// CPU time the whole process used during the run (all threads).
+    pub cpu: Duration,
+}
+
+/// CPU time used so far by the whole process (all threads), nanosecond resolution.
+pub fn process_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable `timespec`; the clock id is a constant Linux and
+    // POSIX both define. On failure `ts` stays zero, which only spoils a statistic.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts);
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+impl Scheduler {
+    /// Builds the pool for `kind` with `threads` workers (`serial` ignores `threads` and
+    /// reports 1).
+    pub fn build(kind: SchedulerKind, threads: usize) -> Result<Scheduler, String> {
+        if threads == 0 {
+            return Err("the thread count must be at least 1".into());
+        }
+        let pool = match kind {
+            SchedulerKind::Serial => Pool::Serial,
+            SchedulerKind::Rayon => Pool::Rayon(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("rayon-{i}"))
+                    .build()
+                    .map_err(|e| format!("rayon pool: {e}"))?,
+            ),
+            SchedulerKind::Chili => Pool::Chili(chili::ThreadPool::with_config(chili::Config {
+                thread_count: NonZero::new(threads),
+                ..chili::Config::default()
+            })),
+            SchedulerKind::Splitsteal(p) => {
+                return Err(format!(
+                    "policy `{p}`: the splitsteal runtime (ThreadPool, Current) is not available in this build yet"
+                ))
+            }
+        };
+        let threads = if kind == SchedulerKind::Serial {
+            1
+        } else {
+            threads
+        };
+        Ok(Scheduler {
+            kind,
+            threads,
+            pool,
+        })
+    }
+
+    /// The scheduler kind.
+    pub fn kind(&self) -> SchedulerKind {
+        self.kind
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// `name@threads`, e.g. `rayon@2`.
+    pub fn label(&self) -> String {
+        format!("{}@{}", self.kind, self.threads)
+    }
+
+    /// Runs `w` on `input` in this scheduler's pool and times it.
+    pub fn run<W: Workload>(&self, w: &W, input: W::Input) -> Timed<W::Output> {
+        let cpu0 = process_cpu_time();
+        let t = Instant::now();
+        let (output, stats) = match &self.pool {
+            Pool::Serial => (w.run(&mut Serial, input), None),
+            Pool::Rayon(pool) => (pool.install(|| w.run(&mut RayonCtx, input)), None),
+            Pool::Chili(pool) => {
+                let mut scope = pool.scope();
+                let out = ChiliCtx::enter(&mut scope, self.threads, |c| w.run(c, input));
+                (out, None)
+            }
+        };
+        let time = t.elapsed();
+        let cpu = process_cpu_time().saturating_sub(cpu0);
+        Timed {
+            output,
+            time,
+            stats,
+            cpu,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fib<C: ForkJoin>(c: &mut C, n: u64) -> u64 {
+        if n < 2 {
+            return n;
+        }
+        let (a, b) = c.join(|c| fib(c, n - 1), |c| fib(c, n - 2));
+        a + b
+    }
+
+    #[test]
+    fn names_round_trip_and_bad_names_list_valid_ones() {
+        for k in SchedulerKind::all() {
+            assert_eq!(k.name().parse::<SchedulerKind>(), Ok(k));
+        }
+        let e = "tbb".parse::<SchedulerKind>().unwrap_err();
+        for name in ["serial", "rayon", "chili", "chase-lev", "lcws-signal"] {
+            assert!(e.contains(name), "{e}");
+        }
+    }
+
+    #[test]
+    fn chili_ctx_nests_and_uses_both_threads() {
+        let pool = chili::ThreadPool::with_config(chili::Config {
+            thread_count: NonZero::new(2),
+            heartbeat_interval: Duration::from_micros(5),
+        });
+        let mut scope = pool.scope();
+        let r = ChiliCtx::enter(&mut scope, 2, |c| {
+            assert_eq!(c.num_threads(), 2);
+            fib(c, 22)
+        });
+        assert_eq!(r, 17711);
+    }
+
+    #[test]
+    fn chili_ctx_runs_the_first_closure_first_like_the_others() {
+        let pool = chili::ThreadPool::with_config(chili::Config {
+            thread_count: NonZero::new(1),
+            ..chili::Config::default()
+        });
+        let mut scope = pool.scope();
+        let order = std::sync::Mutex::new(Vec::new());
+        let (a, b) = ChiliCtx::enter(&mut scope, 1, |c| {
+            c.join(
+                |_| {
+                    order.lock().unwrap().push('a');
+                    1
+                },
+                |_| {
+                    order.lock().unwrap().push('b');
+                    2
+                },
+            )
+        });
+        assert_eq!((a, b), (1, 2));
+        assert_eq!(*order.lock().unwrap(), ['a', 'b']);
+    }
+
+    #[test]
+    fn rayon_ctx_reports_pool_size() {
+        let s = Scheduler::build(SchedulerKind::Rayon, 2).unwrap();
+        struct N;
+        impl Workload for N {
+            type Input = ();
+            type Output = usize;
+            fn input(&self) {}
+            fn run<C: ForkJoin>(&self, c: &mut C, _: ()) -> usize {
+                c.num_threads()
+            }
+            fn check(&self, _: &usize) -> Result<(), String> {
+                Ok(())
+            }
+        }
+        assert_eq!(s.run(&N, ()).output, 2);
+        let s = Scheduler::build(SchedulerKind::Chili, 2).unwrap();
+        assert_eq!(s.run(&N, ()).output, 2);
+        let s = Scheduler::build(SchedulerKind::Serial, 2).unwrap();
+        assert_eq!(s.run(&N, ()).output, 1);
+        assert_eq!(s.threads(), 1);
+    }
+}

@@ -1,0 +1,324 @@
+//! The workloads: each written once, generic over [`ForkJoin`], with a generated input and
+//! a serial reference to verify every run's output against.
+//!
+//! | group | workloads |
+//! |---|---|
+//! | 001 (thesis §4.2.1) | `fib`, `nqueens`, `knapsack`, `matmul`, `strassen`, `cilksort`, `mcpi` |
+//! | chili / UTS | `treesum`, `uts` |
+//! | 003 (PBBS, generated inputs) | see [`registry`] |
+//!
+//! Input sizes are per [`Size`]; [`registry`] lists them and the per-rep time each size
+//! aims for (on one core of the development machine, serial elision).
+
+use std::any::Any;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+use splitsteal::{ForkJoin, Stats};
+
+use crate::sched::Scheduler;
+
+pub mod cilksort;
+pub mod fib;
+pub mod knapsack;
+pub mod latency;
+pub mod matmul;
+pub mod mcpi;
+pub mod nqueens;
+pub mod pbbs;
+pub mod treesum;
+pub mod uts;
+
+/// A benchmark workload: an input, a parallel algorithm over [`ForkJoin`], and a check.
+pub trait Workload: Send + Sync {
+    /// What one run consumes (e.g. a fresh copy of the array to sort); `()` if the
+    /// workload only reads data it owns.
+    type Input: Send;
+    /// What one run produces.
+    type Output: Send;
+
+    /// Prepares the input of one run (not timed).
+    fn input(&self) -> Self::Input;
+
+    /// The timed part: runs the algorithm with scheduler context `c`.
+    fn run<C: ForkJoin>(&self, c: &mut C, input: Self::Input) -> Self::Output;
+
+    /// Compares `output` with the serial reference (not timed).
+    fn check(&self, output: &Self::Output) -> Result<(), String>;
+}
+
+/// The outcome of one run of an erased workload.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// Wall time of the run.
+    pub time: Duration,
+    /// splitsteal counters, if the scheduler has them.
+    pub stats: Option<Stats>,
+    /// Process CPU time during the run (all threads).
+    pub cpu: Duration,
+    /// `Ok` if the output matched the reference; the mismatch or panic message otherwise.
+    pub check: Result<(), String>,
+}
+
+/// A [`Workload`] with its types erased, so that workloads can sit in one list.
+pub trait DynWorkload: Send + Sync {
+    /// Prepares an input, runs it on `s` (timed), checks the output (not timed). A panic
+    /// in the workload or the scheduler is caught and reported as a failed check.
+    fn run_on(&self, s: &Scheduler) -> RunOutcome;
+}
+
+/// The message of a caught panic.
+pub fn panic_message(p: &(dyn Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".into()
+    }
+}
+
+impl<W: Workload> DynWorkload for W {
+    fn run_on(&self, s: &Scheduler) -> RunOutcome {
+        let input = self.input();
+        match catch_unwind(AssertUnwindSafe(|| s.run(self, input))) {
+            Ok(t) => {
+                let check = self.check(&t.output);
+                drop(t.output);
+                RunOutcome {
+                    time: t.time,
+                    stats: t.stats,
+                    cpu: t.cpu,
+                    check,
+                }
+            }
+            Err(p) => RunOutcome {
+                time: Duration::ZERO,
+                stats: None,
+                cpu: Duration::ZERO,
+                check: Err(format!("panicked: {}", panic_message(&*p))),
+            },
+        }
+    }
+}
+
+/// Input size class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Size {
+    /// Tiny inputs for `cargo test` (debug builds).
+    Test,
+    /// `--quick`: about 25 ms per serial run, so the quick suite takes about a minute.
+    Quick,
+    /// The default: about 150–250 ms per serial run.
+    Full,
+}
+
+impl Size {
+    /// `test`, `quick` or `full`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Test => "test",
+            Size::Quick => "quick",
+            Size::Full => "full",
+        }
+    }
+
+    /// Picks the value for this size.
+    pub fn pick<T>(self, test: T, quick: T, full: T) -> T {
+        match self {
+            Size::Test => test,
+            Size::Quick => quick,
+            Size::Full => full,
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a workload comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// Paper 001's throughput benchmarks (thesis §4.2.1).
+    Thesis001,
+    /// chili's own benchmark.
+    Chili,
+    /// Unbalanced tree search (irregular parallelism).
+    Uts,
+    /// Paper 003's PBBS benchmarks, on generated inputs.
+    Pbbs003,
+}
+
+impl Group {
+    /// Short label for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Thesis001 => "001",
+            Group::Chili => "chili",
+            Group::Uts => "uts",
+            Group::Pbbs003 => "003/pbbs",
+        }
+    }
+}
+
+/// A registered workload: its name, description and constructor.
+pub struct WorkloadSpec {
+    /// Name used on the command line and in reports.
+    pub name: &'static str,
+    /// Origin of the workload.
+    pub group: Group,
+    /// One-line description of the algorithm.
+    pub description: &'static str,
+    /// Human-readable input parameters for a size.
+    pub params: fn(Size) -> String,
+    /// Generates the input and the reference for a size and seed.
+    pub build: fn(Size, u64) -> Box<dyn DynWorkload>,
+}
+
+impl fmt::Debug for WorkloadSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorkloadSpec")
+            .field("name", &self.name)
+            .field("group", &self.group)
+            .finish()
+    }
+}
+
+/// Every workload, in report order.
+pub fn registry() -> Vec<WorkloadSpec> {
+    let mut v = vec![
+        fib::spec(),
+        nqueens::spec(),
+        knapsack::spec(),
+        matmul::spec_matmul(),
+        matmul::spec_strassen(),
+        cilksort::spec(),
+        mcpi::spec(),
+        treesum::spec(),
+        uts::spec(),
+    ];
+    v.extend(pbbs::specs());
+    v
+}
+
+/// Every workload name, comma-separated.
+pub fn valid_names() -> String {
+    registry()
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Finds a workload by name (case-insensitive), or an error listing the valid names.
+pub fn find(name: &str) -> Result<WorkloadSpec, String> {
+    let t = name.trim();
+    registry()
+        .into_iter()
+        .find(|s| s.name.eq_ignore_ascii_case(t))
+        .ok_or_else(|| {
+            format!(
+                "unknown workload `{name}`; valid workloads: {}",
+                valid_names()
+            )
+        })
+}
+
+/// splitmix64: a fast 64-bit mixer, used to derive per-task seeds and hash values.
+#[inline]
+pub fn splitmix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The generator used for every input: `Xoshiro256PlusPlus` (rand's `SmallRng` algorithm
+/// on 64-bit targets, but portable), seeded with `seed_from_u64`.
+pub type InputRng = rand::rngs::Xoshiro256PlusPlus;
+
+/// A generator for input `stream` of seed `seed` (distinct workloads use distinct streams).
+pub fn rng(seed: u64, stream: u64) -> InputRng {
+    use rand::SeedableRng;
+    InputRng::seed_from_u64(splitmix64(seed ^ splitmix64(stream)))
+}
+
+/// Splits `[lo, hi)` recursively with `join` down to ranges of at most `grain` and calls
+/// `leaf` on each; returns the results combined with `combine`. The building block of the
+/// recursive workloads' parallel loops.
+pub fn par_range<C, T, L, M>(
+    c: &mut C,
+    lo: usize,
+    hi: usize,
+    grain: usize,
+    leaf: &L,
+    combine: &M,
+) -> T
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(usize, usize) -> T + Sync,
+    M: Fn(T, T) -> T + Sync,
+{
+    if hi - lo <= grain.max(1) {
+        return leaf(lo, hi);
+    }
+    let mid = lo + (hi - lo) / 2;
+    let (a, b) = c.join(
+        |c| par_range(c, lo, mid, grain, leaf, combine),
+        |c| par_range(c, mid, hi, grain, leaf, combine),
+    );
+    combine(a, b)
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Runs every workload under every available scheduler on small inputs.
+    use super::*;
+    use crate::sched::SchedulerKind;
+
+    /// Runs `w` on each available scheduler at 1 and 2 threads; panics on a failed check.
+    pub fn check_all(name: &str, w: &dyn DynWorkload) {
+        for kind in SchedulerKind::available() {
+            for threads in [1, 2] {
+                if kind == SchedulerKind::Serial && threads == 2 {
+                    continue;
+                }
+                let s = Scheduler::build(kind, threads).unwrap();
+                let out = w.run_on(&s);
+                if let Err(e) = out.check {
+                    panic!("{name} on {}: {e}", s.label());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_findable() {
+        let r = registry();
+        for (i, s) in r.iter().enumerate() {
+            assert!(r[..i].iter().all(|o| o.name != s.name), "{}", s.name);
+            assert_eq!(find(&s.name.to_uppercase()).unwrap().name, s.name);
+            assert!(!(s.params)(Size::Full).is_empty());
+        }
+        let e = find("fibonacci").unwrap_err();
+        assert!(e.contains("fib") && e.contains("cilksort"), "{e}");
+    }
+
+    #[test]
+    fn every_workload_verifies_under_every_scheduler() {
+        for spec in registry() {
+            let w = (spec.build)(Size::Test, 7);
+            testing::check_all(spec.name, &*w);
+        }
+    }
+}
