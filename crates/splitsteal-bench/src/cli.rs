@@ -10,7 +10,7 @@ use crate::html::{self, RunInfo};
 use crate::modes::{self, Env, Mode, ModeOutput};
 use crate::report::{fmt_secs, write_results, Record};
 use crate::runner::{Progress, Watchdog};
-use crate::sched::{SchedulerKind, SPLITSTEAL_RUNTIME};
+use crate::sched::{PoolOptions, SchedulerKind, SPLITSTEAL_RUNTIME};
 use crate::workloads::{self, Size};
 
 const AFTER_HELP: &str = "\
@@ -84,6 +84,12 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 300, value_name = "SECS")]
     pub timeout: u64,
 
+    /// LCWS private window of the splitsteal pools: a number, or `max` to push at every
+    /// join as the papers' algorithms do (default: the runtime's default; `scaling` uses
+    /// `max` unless this is given).
+    #[arg(long, value_parser = parse_window, value_name = "N|max")]
+    pub lcws_window: Option<usize>,
+
     /// Also replace the section between `<!-- bench-report:start -->` and
     /// `<!-- bench-report:end -->` of this README with the suite tables and plot links.
     #[arg(long, value_name = "README")]
@@ -96,6 +102,14 @@ fn parse_workload(s: &str) -> Result<String, String> {
 
 fn parse_scheduler(s: &str) -> Result<SchedulerKind, String> {
     s.parse()
+}
+
+fn parse_window(s: &str) -> Result<usize, String> {
+    if s.trim().eq_ignore_ascii_case("max") {
+        Ok(usize::MAX)
+    } else {
+        parse_positive(s)
+    }
 }
 
 fn parse_positive(s: &str) -> Result<usize, String> {
@@ -221,6 +235,9 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         workloads: (!args.workload.is_empty()).then(|| args.workload.clone()),
         kinds: kinds.clone(),
         threads: (!args.threads.is_empty()).then(|| args.threads.clone()),
+        pool_options: PoolOptions {
+            lcws_window: args.lcws_window,
+        },
         out: args.out.clone(),
         progress: Progress::hidden(),
         watchdog,
@@ -255,6 +272,13 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
                 args.seed
             ),
             format!("schedulers: {}", names.join(", ")),
+            format!(
+                "splitsteal pools: {}",
+                PoolOptions {
+                    lcws_window: args.lcws_window
+                }
+                .describe()
+            ),
         ],
         timing: Vec::new(),
     };

@@ -22,11 +22,31 @@ use splitsteal::{ForkJoin, Policy, Serial, Stats};
 
 use crate::workloads::Workload;
 
-/// Whether this build of the bench crate can run splitsteal's own pools.
-///
-/// `false` until the runtime (`splitsteal::ThreadPool`, `splitsteal::Current`) lands; the
-/// policy names are still accepted on the command line and reported as unavailable.
-pub const SPLITSTEAL_RUNTIME: bool = false;
+/// Whether this build of the bench crate runs splitsteal's own pools (it does since the
+/// runtime landed; kept so that reports can say so if it is ever switched off).
+pub const SPLITSTEAL_RUNTIME: bool = true;
+
+/// Options applied to the splitsteal pools (rayon and chili have no equivalent).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolOptions {
+    /// `ThreadPoolBuilder::lcws_window` (`None`: the runtime's default;
+    /// `Some(usize::MAX)`: push at every join, as the papers' algorithms do).
+    pub lcws_window: Option<usize>,
+}
+
+impl PoolOptions {
+    /// Short description for reports.
+    pub fn describe(&self) -> String {
+        match self.lcws_window {
+            None => format!(
+                "LCWS private window {} (runtime default)",
+                splitsteal::ThreadPoolBuilder::DEFAULT_LCWS_WINDOW
+            ),
+            Some(usize::MAX) => "LCWS private window unbounded (the papers' algorithm: push at every join)".into(),
+            Some(w) => format!("LCWS private window {w}"),
+        }
+    }
+}
 
 /// Which scheduler: one of splitsteal's policies, or a reference scheduler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -223,6 +243,7 @@ enum Pool {
     Serial,
     Rayon(rayon::ThreadPool),
     Chili(chili::ThreadPool),
+    Splitsteal(splitsteal::ThreadPool),
 }
 
 /// One scheduler configuration (kind, thread count) with its pool, ready to run workloads.
@@ -267,8 +288,13 @@ pub fn process_cpu_time() -> Duration {
 
 impl Scheduler {
     /// Builds the pool for `kind` with `threads` workers (`serial` ignores `threads` and
-    /// reports 1).
+    /// reports 1), default options.
     pub fn build(kind: SchedulerKind, threads: usize) -> Result<Scheduler, String> {
+        Self::build_with(kind, threads, PoolOptions::default())
+    }
+
+    /// [`Scheduler::build`] with options for the splitsteal pools.
+    pub fn build_with(kind: SchedulerKind, threads: usize, opts: PoolOptions) -> Result<Scheduler, String> {
         if threads == 0 {
             return Err("the thread count must be at least 1".into());
         }
@@ -286,9 +312,14 @@ impl Scheduler {
                 ..chili::Config::default()
             })),
             SchedulerKind::Splitsteal(p) => {
-                return Err(format!(
-                    "policy `{p}`: the splitsteal runtime (ThreadPool, Current) is not available in this build yet"
-                ))
+                let mut b = splitsteal::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .policy(p)
+                    .thread_name(format!("ss-{p}"));
+                if let Some(w) = opts.lcws_window {
+                    b = b.lcws_window(w);
+                }
+                Pool::Splitsteal(b.build().map_err(|e| format!("splitsteal pool ({p}, {threads} threads): {e}"))?)
             }
         };
         let threads = if kind == SchedulerKind::Serial {
@@ -320,19 +351,27 @@ impl Scheduler {
 
     /// Runs `w` on `input` in this scheduler's pool and times it.
     pub fn run<W: Workload>(&self, w: &W, input: W::Input) -> Timed<W::Output> {
+        if let Pool::Splitsteal(pool) = &self.pool {
+            pool.reset_stats();
+        }
         let cpu0 = process_cpu_time();
         let t = Instant::now();
-        let (output, stats) = match &self.pool {
-            Pool::Serial => (w.run(&mut Serial, input), None),
-            Pool::Rayon(pool) => (pool.install(|| w.run(&mut RayonCtx, input)), None),
+        let output = match &self.pool {
+            Pool::Serial => w.run(&mut Serial, input),
+            Pool::Rayon(pool) => pool.install(|| w.run(&mut RayonCtx, input)),
             Pool::Chili(pool) => {
                 let mut scope = pool.scope();
-                let out = ChiliCtx::enter(&mut scope, self.threads, |c| w.run(c, input));
-                (out, None)
+                ChiliCtx::enter(&mut scope, self.threads, |c| w.run(c, input))
             }
+            Pool::Splitsteal(pool) => pool.install(|| w.run(&mut splitsteal::Current, input)),
         };
         let time = t.elapsed();
         let cpu = process_cpu_time().saturating_sub(cpu0);
+        // Read after the clock stopped; absent (not zero) for schedulers without counters.
+        let stats = match &self.pool {
+            Pool::Splitsteal(pool) => Some(pool.stats()),
+            _ => None,
+        };
         Timed {
             output,
             time,

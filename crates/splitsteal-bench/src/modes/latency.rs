@@ -39,7 +39,7 @@ fn us(d: Duration) -> f64 {
 /// Runs the experiment.
 pub fn run(env: &Env) -> ModeOutput {
     let cs = cells(&env.parallel_kinds(), &env.threads_or(&[2]));
-    let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+    let pools = build_pools(&cs, env.pool_options);
     let runs = env.reps_or(RUNS.0, RUNS.1, RUNS.2);
     let mut records = Vec::new();
     for n in task_counts(env.size) {

@@ -15,7 +15,7 @@ use clap::ValueEnum;
 
 use crate::report::{Record, Table};
 use crate::runner::{Progress, Watchdog};
-use crate::sched::SchedulerKind;
+use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{Size, WorkloadSpec};
 
 pub mod latency;
@@ -102,6 +102,8 @@ pub struct Env {
     pub kinds: Vec<SchedulerKind>,
     /// `--threads`, if given.
     pub threads: Option<Vec<usize>>,
+    /// Options of the splitsteal pools.
+    pub pool_options: PoolOptions,
     /// Output folder (plots are written there as the experiments run).
     pub out: PathBuf,
     /// The progress bar.

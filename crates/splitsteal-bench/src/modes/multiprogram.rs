@@ -102,7 +102,7 @@ pub fn run(env: &Env) -> ModeOutput {
         kind: SchedulerKind::Serial,
         threads: 1,
     }];
-    let serial_pool: Vec<_> = serial.iter().copied().zip(build_pools(&serial)).collect();
+    let serial_pool = build_pools(&serial, env.pool_options);
     let mut t1 = Vec::new();
     for (spec, (w, params)) in specs.iter().zip(&built) {
         let r = measure(
@@ -122,7 +122,7 @@ pub fn run(env: &Env) -> ModeOutput {
     let kinds = env.parallel_kinds();
     for setting in settings(env) {
         let cs = cells(&kinds, &[setting.workers]);
-        let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+        let pools = build_pools(&cs, env.pool_options);
         let hog = if setting.hog {
             match Hog::start() {
                 Ok(h) => {

@@ -10,6 +10,7 @@ use crate::plot::Lines;
 use crate::report::{fill_ratios, fmt_count, fmt_ratio, Record, Table};
 use crate::runner::{build_pools, cells, measure, Reps};
 use crate::workloads::fib::{fib_joins, Fib};
+use crate::sched::PoolOptions;
 use crate::workloads::Size;
 
 /// Default repetitions (test, quick, full).
@@ -24,6 +25,14 @@ pub fn ns(size: Size) -> Vec<u32> {
     }
 }
 
+/// The pool options of this experiment: the papers' LCWS algorithm (push at every join)
+/// unless `--lcws-window` says otherwise.
+pub fn options(env: &Env) -> PoolOptions {
+    PoolOptions {
+        lcws_window: env.pool_options.lcws_window.or(Some(usize::MAX)),
+    }
+}
+
 /// Runs planned by [`run`].
 pub fn planned_runs(env: &Env) -> u64 {
     let c = cells(&env.kinds, &env.threads_or(&[2])).len();
@@ -33,7 +42,7 @@ pub fn planned_runs(env: &Env) -> u64 {
 /// Runs the experiment.
 pub fn run(env: &Env) -> ModeOutput {
     let cs = cells(&env.kinds, &env.threads_or(&[2]));
-    let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+    let pools = build_pools(&cs, options(env));
     let reps = Reps {
         warmup: env.warmup,
         reps: env.reps_or(REPS.0, REPS.1, REPS.2),
@@ -63,6 +72,7 @@ pub fn run(env: &Env) -> ModeOutput {
     let mut out = ModeOutput {
         tables: tables(&records),
         records,
+        notes: vec![format!("splitsteal pools: {}.", options(env).describe())],
         ..Default::default()
     };
     plots(env, &mut out);

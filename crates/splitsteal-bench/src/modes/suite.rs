@@ -25,7 +25,7 @@ pub fn run(env: &Env) -> ModeOutput {
     let specs = env.workloads_or(&[]);
     let threads = env.threads_or(&[1, 2]);
     let cs = cells(&env.kinds, &threads);
-    let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+    let pools = build_pools(&cs, env.pool_options);
     let reps = Reps {
         warmup: env.warmup,
         reps: env.reps_or(REPS.0, REPS.1, REPS.2),

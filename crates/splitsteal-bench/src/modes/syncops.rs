@@ -39,7 +39,7 @@ pub fn run(env: &Env, suite: Option<&[Record]>) -> ModeOutput {
                 .filter(|k| k.has_stats())
                 .collect();
             let cs = cells(&kinds, &env.threads_or(&[2]));
-            let pools: Vec<_> = cs.iter().copied().zip(build_pools(&cs)).collect();
+            let pools = build_pools(&cs, env.pool_options);
             let reps = Reps {
                 warmup: env.warmup,
                 reps: env.reps_or(REPS.0, REPS.1, REPS.2),
