@@ -4,7 +4,7 @@ use std::iter::Sum;
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
-use super::split::{run, Align, Grain};
+use super::split::{advise_huge_pages, run, Align, Grain};
 use crate::ForkJoin;
 
 /// Runs `f(i)` for every `i` in `range`, in parallel, with automatic granularity.
@@ -184,6 +184,7 @@ where
 {
     let n = v.len();
     let mut out: Vec<U> = Vec::with_capacity(n);
+    advise_huge_pages(&mut out);
     let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
     run(
         ctx,
@@ -213,6 +214,7 @@ where
     L: Fn(usize, &mut [MaybeUninit<T>]) + Sync,
 {
     let mut out: Vec<T> = Vec::with_capacity(n);
+    advise_huge_pages(&mut out);
     let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
     run(
         ctx,

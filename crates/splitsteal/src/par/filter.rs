@@ -99,7 +99,9 @@ where
     E: Fn(usize) -> T + Sync,
 {
     let p = ctx.num_threads();
-    if p <= 1 || n <= SEQ_FILTER {
+    // One thread takes the blocked path too (as one block): counting first lets the
+    // output be allocated once, at its size, instead of grown by doubling.
+    if n <= SEQ_FILTER {
         return (0..n).filter(|&i| keep(i)).map(emit).collect();
     }
     // Blocks of whole 512-index groups: 8 mask words, a 64-byte line of the mask each.
@@ -137,6 +139,7 @@ where
         offsets.push(total);
     }
     let mut out: Vec<T> = Vec::with_capacity(total);
+    super::split::advise_huge_pages(&mut out);
     run_segments(
         ctx,
         &mut out.spare_capacity_mut()[..total],

@@ -43,8 +43,10 @@ where
     let count_into = |h: &mut [usize], s: &[T]| {
         for x in s {
             let k = key(x);
-            assert!(k < buckets, "histogram: key {k} out of range 0..{buckets}");
-            h[k] += 1;
+            match h.get_mut(k) {
+                Some(c) => *c += 1,
+                None => panic!("histogram: key {k} out of range 0..{buckets}"),
+            }
         }
     };
     if p <= 1 || n <= SEQ_HIST {

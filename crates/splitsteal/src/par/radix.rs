@@ -4,8 +4,9 @@
 //! pass on the top `d` bits (d chosen so buckets fit in L2, at most 11): per-block
 //! histograms, a column-major scan into per-block bucket offsets, and a stable scatter
 //! into a buffer. Buckets are then sorted in parallel: large ones recursively with
-//! another parallel MSD pass, small ones sequentially with LSD passes of 8 bits (one read
-//! computes every pass's histogram; passes where all keys share the digit are skipped).
+//! another parallel MSD pass, small ones sequentially (see `seq_sort`: LSD passes of 8
+//! bits, one read computing every pass's histogram, passes where all keys share the digit
+//! skipped; with many bits left, 16 bits of LSD and a stable insertion pass).
 //! Every scatter is stable, so equal keys keep their input order.
 //!
 //! Elements are moved bitwise between the slice and the buffer. Each recursive call keeps
@@ -18,13 +19,13 @@ use std::ptr;
 
 use super::basic::map_reduce;
 use super::sort::{join_or_fix, CopyOnDrop, Ptr};
-use super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
+use super::split::{advise_huge_pages, block_target, map_blocks, run, Align, Blocks, Grain};
 use crate::ForkJoin;
 
 /// Below this many elements, a bucket is sorted sequentially.
 const SEQ_RADIX: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 16 };
 /// Below this many elements, a sequential sort uses std's stable sort instead of radix.
-const SMALL: usize = if cfg!(any(test, miri)) { 8 } else { 64 };
+const SMALL: usize = if cfg!(any(test, miri)) { 8 } else { 32 };
 /// Bits per sequential LSD pass.
 const LSD_BITS: u32 = 8;
 /// Most bits of a parallel MSD pass.
@@ -126,6 +127,7 @@ where
         return;
     }
     let mut buf: ManuallyDrop<Vec<T>> = ManuallyDrop::new(Vec::with_capacity(n));
+    advise_huge_pages(&mut buf);
     let cur = Ptr(v.as_mut_ptr());
     // SAFETY: `v` and `buf` are disjoint and valid for `n` elements; the elements are in
     // `v`, which is also where `rec` leaves them (sorted, or permuted if it unwinds).
@@ -162,9 +164,11 @@ unsafe fn rec<C, T, K>(
         }
         return;
     }
-    if n <= SEQ_RADIX || ctx.num_threads() <= 1 {
+    // Large inputs take the MSD path even on one thread: its buckets fit in cache, where
+    // LSD passes over the whole input would stream it from memory once per digit.
+    if n <= SEQ_RADIX {
         // SAFETY: forwarded.
-        unsafe { seq_radix(cur, alt, home, n, bits, key) };
+        unsafe { seq_sort(cur, alt, home, n, bits, key) };
         return;
     }
     // A parallel MSD pass on the top `d` of the remaining bits, aiming for buckets of about
@@ -363,11 +367,18 @@ impl<T> Drop for Tracker<T> {
     }
 }
 
-/// Sequential LSD radix sort of the low `bits` bits; contract as [`rec`].
+/// Sequential radix sort of the low `bits` bits; contract as [`rec`].
+///
+/// With at most 16 bits left: LSD passes of 8 bits. With more: two LSD passes on the top
+/// 16 of the remaining bits, which in a cache-sized bucket leaves only short runs of equal
+/// top bits; runs longer than [`SMALL`] recurse on the bits below, and one stable
+/// insertion pass over the (nearly sorted) bucket finishes the short ones. Every step is a
+/// branch-free counting pass or a nearly-always-predicted comparison, where finishing
+/// random keys with a comparison sort would mispredict about once per element.
 ///
 /// # Safety
 /// As [`rec`].
-unsafe fn seq_radix<T, K>(cur: Ptr<T>, alt: Ptr<T>, home: Ptr<T>, n: usize, bits: u32, key: &K)
+unsafe fn seq_sort<T, K>(cur: Ptr<T>, alt: Ptr<T>, home: Ptr<T>, n: usize, bits: u32, key: &K)
 where
     K: Fn(&T) -> u64,
 {
@@ -377,6 +388,9 @@ where
         home: home.0,
         n,
     };
+    if bits == 0 || n <= 1 {
+        return; // `t` moves them home
+    }
     let low = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
     if n <= SMALL {
         // SAFETY: exclusive access to the `n` elements at `cur`.
@@ -384,12 +398,82 @@ where
         s.sort_by_key(|x| key(x) & low);
         return; // `t` moves them home
     }
-    let passes = bits.div_ceil(LSD_BITS) as usize;
+    if bits <= 2 * LSD_BITS {
+        // SAFETY: forwarded.
+        unsafe { lsd(&mut t, 0, bits, key) };
+        return; // `t` moves them home
+    }
+    let shift = bits - 2 * LSD_BITS;
+    // SAFETY: forwarded.
+    unsafe { lsd(&mut t, shift, 2 * LSD_BITS, key) };
+    if t.cur != t.home {
+        // SAFETY: `t.cur` holds the elements, `t.home` is the other (disjoint) range.
+        unsafe { ptr::copy_nonoverlapping(t.cur, t.home, n) };
+        mem::swap(&mut t.cur, &mut t.alt);
+    }
+    // Now everything is (and stays) at home: `t` has nothing left to do.
+    let (home, other) = (Ptr(t.cur), Ptr(t.alt));
+    let top = |x: &T| key(x) >> shift;
+    let mut i = 0;
+    while i < n {
+        // SAFETY: `i < n`.
+        let d = top(unsafe { &*home.get().add(i) });
+        let mut j = i + 1;
+        // SAFETY: `j < n`.
+        while j < n && top(unsafe { &*home.get().add(j) }) == d {
+            j += 1;
+        }
+        if j - i > SMALL {
+            // SAFETY: the run `i..j` is a disjoint sub-range whose elements are at home.
+            unsafe { seq_sort(home.add(i), other.add(i), home.add(i), j - i, shift, key) };
+        }
+        i = j;
+    }
+    // SAFETY: exclusive access to the `n` elements at home.
+    let s = unsafe { std::slice::from_raw_parts_mut(home.get(), n) };
+    insertion_sort_by_key(s, &|x: &T| key(x) & low);
+}
+
+/// A stable insertion sort, linear on nearly sorted input. Safe code: if `key` panics,
+/// `s` is still a permutation.
+fn insertion_sort_by_key<T, K: Fn(&T) -> u64>(s: &mut [T], key: &K) {
+    let Some(first) = s.first() else { return };
+    let mut prev = key(first);
+    for i in 1..s.len() {
+        let k = key(&s[i]);
+        if prev <= k {
+            prev = k;
+            continue;
+        }
+        // `s[i]` goes before every earlier element with a larger key (ties stay first).
+        let mut j = i - 1;
+        while j > 0 && key(&s[j - 1]) > k {
+            j -= 1;
+        }
+        s[j..=i].rotate_right(1);
+        // `prev` is still the largest key so far: it moved to `i`.
+    }
+}
+
+/// Stable LSD passes of 8 bits over the bits `lo..lo + nbits` of the keys of the elements
+/// `t` tracks (bits above `lo + nbits` in the top digit must be equal among them); the
+/// elements end at `t.cur`.
+///
+/// # Safety
+/// As [`rec`], for `t`'s ranges.
+unsafe fn lsd<T, K>(t: &mut Tracker<T>, lo: u32, nbits: u32, key: &K)
+where
+    K: Fn(&T) -> u64,
+{
+    let n = t.n;
+    let passes = nbits.div_ceil(LSD_BITS) as usize;
+    debug_assert!(passes <= 2);
     const R: usize = 1 << LSD_BITS;
-    let mut hist = vec![[0usize; R]; passes];
+    let mut hist = [[0usize; R]; 2];
+    let hist = &mut hist[..passes];
     for i in 0..n {
         // SAFETY: `i < n`.
-        let k = key(unsafe { &*t.cur.add(i) });
+        let k = key(unsafe { &*t.cur.add(i) }) >> lo;
         for (p, h) in hist.iter_mut().enumerate() {
             h[((k >> (LSD_BITS as usize * p)) as usize) & (R - 1)] += 1;
         }
@@ -404,7 +488,7 @@ where
             *c = acc;
             acc += x;
         }
-        let shift = LSD_BITS as usize * p;
+        let shift = lo as usize + LSD_BITS as usize * p;
         for i in 0..n {
             // SAFETY: `i < n`; `h[j]` (bucket `j`'s next slot) stays below `n`. While the
             // pass runs, `t.cur` still holds every element.
@@ -417,7 +501,6 @@ where
         }
         mem::swap(&mut t.cur, &mut t.alt);
     }
-    // Dropping `t` moves the elements home if they ended in the scratch range.
 }
 
 #[cfg(test)]

@@ -145,6 +145,7 @@ where
 {
     let n = v.len();
     let mut out: Vec<T> = Vec::with_capacity(n);
+    super::split::advise_huge_pages(&mut out);
     let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
     let leaf = |acc: T, src: &[T], dst: &mut [MaybeUninit<T>]| -> T {
         let mut acc = acc;

@@ -270,6 +270,7 @@ where
     let merge_grain = (n / (8 * p)).max(SEQ_MERGE);
     // The buffer's length stays 0, so dropping it frees the memory and drops no element.
     let mut buf: ManuallyDrop<Vec<T>> = ManuallyDrop::new(Vec::with_capacity(n));
+    super::split::advise_huge_pages(&mut buf);
     let cfg = Cfg {
         leaf_len,
         merge_grain,
