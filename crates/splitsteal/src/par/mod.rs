@@ -16,6 +16,23 @@
 //! assert_eq!(prefix[1], v[0]);
 //! ```
 //!
+//! The same functions without the context argument, running on the splitsteal pool the
+//! caller is in (via [`Current`](crate::Current)), are in [`current`].
+//!
+//! | primitive | algorithm | rayon equivalent |
+//! |---|---|---|
+//! | [`par_for`], [`par_for_grain`], [`par_for_ranges`] | recursive 9/16 splitting, timed grain | `into_par_iter().for_each` |
+//! | [`for_each_mut`], [`blocks_mut`] | morsel-aligned leaves of the slice | `par_iter_mut().enumerate().for_each` |
+//! | [`tabulate`], [`map`] | morsel-aligned writes into the uninitialized output | `map(..).collect()` |
+//! | [`reduce`], [`map_reduce`], [`map_reduce_range`], [`sum`] | leaf folds combined in order | `reduce`, `sum` |
+//! | [`scan`], [`scan_inclusive`], [`scan_inplace`], [`scan_inclusive_inplace`] | two-pass blocked scan | none |
+//! | [`filter`], [`pack`], [`pack_index`], [`dedup`] | bitmask + counts, scan, parallel copy | `filter(..).collect()` |
+//! | [`sort`], [`sort_by`], [`sort_by_key`] | **stable** parallel merge sort, parallel merge | `par_sort*` |
+//! | [`sort_unstable`], [`sort_unstable_by`], [`sort_unstable_by_key`] | the same, unstable leaf sorts | `par_sort_unstable*` |
+//! | [`integer_sort`], [`integer_sort_by_key`] | **stable** radix sort: parallel MSD, sequential LSD | `par_sort_by_key` |
+//! | [`histogram`] | private per-block counts, or shared atomic counts | `fold` + `reduce` |
+//! | [`remove_duplicates`] | hash, radix-sort on hash bits, keep first of each value | `collect::<HashSet<_>>()` |
+//!
 //! # How work is cut
 //!
 //! Loops split their range recursively on [`join`](crate::ForkJoin::join) at 9/16 of its
@@ -42,6 +59,7 @@
 //! slices being sorted keep every element (in an unspecified order).
 
 mod basic;
+pub mod current;
 mod filter;
 mod hist;
 mod radix;
