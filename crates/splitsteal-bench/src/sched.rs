@@ -42,7 +42,9 @@ impl PoolOptions {
                 "LCWS private window {} (runtime default)",
                 splitsteal::ThreadPoolBuilder::DEFAULT_LCWS_WINDOW
             ),
-            Some(usize::MAX) => "LCWS private window unbounded (the papers' algorithm: push at every join)".into(),
+            Some(usize::MAX) => {
+                "LCWS private window unbounded (the papers' algorithm: push at every join)".into()
+            }
             Some(w) => format!("LCWS private window {w}"),
         }
     }
@@ -294,7 +296,11 @@ impl Scheduler {
     }
 
     /// [`Scheduler::build`] with options for the splitsteal pools.
-    pub fn build_with(kind: SchedulerKind, threads: usize, opts: PoolOptions) -> Result<Scheduler, String> {
+    pub fn build_with(
+        kind: SchedulerKind,
+        threads: usize,
+        opts: PoolOptions,
+    ) -> Result<Scheduler, String> {
         if threads == 0 {
             return Err("the thread count must be at least 1".into());
         }
@@ -319,7 +325,10 @@ impl Scheduler {
                 if let Some(w) = opts.lcws_window {
                     b = b.lcws_window(w);
                 }
-                Pool::Splitsteal(b.build().map_err(|e| format!("splitsteal pool ({p}, {threads} threads): {e}"))?)
+                Pool::Splitsteal(
+                    b.build()
+                        .map_err(|e| format!("splitsteal pool ({p}, {threads} threads): {e}"))?,
+                )
             }
         };
         let threads = if kind == SchedulerKind::Serial {

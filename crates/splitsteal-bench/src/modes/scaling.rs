@@ -9,8 +9,8 @@ use crate::modes::{scheduler_order, Env, ModeOutput};
 use crate::plot::Lines;
 use crate::report::{fill_ratios, fmt_count, fmt_ratio, Record, Table};
 use crate::runner::{build_pools, cells, measure, Reps};
-use crate::workloads::fib::{fib_joins, Fib};
 use crate::sched::PoolOptions;
+use crate::workloads::fib::{fib_joins, Fib};
 use crate::workloads::Size;
 
 /// Default repetitions (test, quick, full).
