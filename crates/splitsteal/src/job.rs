@@ -24,11 +24,28 @@ pub(crate) struct JobHeader {
     execute: unsafe fn(NonNull<JobHeader>),
 }
 
+impl JobHeader {
+    /// A header whose job runs with `execute`.
+    pub(crate) fn new(execute: unsafe fn(NonNull<JobHeader>)) -> JobHeader {
+        JobHeader { execute }
+    }
+}
+
 /// A pointer to a job, as stored in the deques.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct JobRef(NonNull<JobHeader>);
 
 impl JobRef {
+    /// A reference to the job with this header.
+    pub(crate) fn from_header(header: NonNull<JobHeader>) -> JobRef {
+        JobRef(header)
+    }
+
+    /// The job's header.
+    pub(crate) fn as_ptr(self) -> *mut JobHeader {
+        self.0.as_ptr()
+    }
+
     /// Runs the job.
     ///
     /// # Safety
@@ -126,6 +143,7 @@ impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> 
             let func = ManuallyDrop::take(&mut *(*this).func.get());
             // Stack jobs only run on workers (stolen, or run by their joiner's wait loop).
             let worker = &*WorkerThread::current();
+            worker.task_starts();
             (*(*this).result.get()).write(JobResult::call(|| func(worker)));
             // After `set`, the joiner may return and free the job: touch nothing after it.
             L::set(&raw const (*this).latch);
@@ -189,6 +207,8 @@ impl<F: FnOnce() + Send> HeapJob<F> {
         // SAFETY: taken exactly once, here; the box is then freed without dropping `func`.
         let func = unsafe { ManuallyDrop::take(&mut job.func) };
         drop(job);
+        // SAFETY: heap jobs (spawned, injected) only run on workers.
+        unsafe { (*WorkerThread::current()).task_starts() };
         func();
     }
 }

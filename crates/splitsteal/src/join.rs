@@ -95,7 +95,34 @@ where
             Kind::ChaseLev => join_as::<ChaseLevFlavor, _, _, _, _>(worker, a, b),
             Kind::Abp => join_as::<AbpFlavor, _, _, _, _>(worker, a, b),
             Kind::Locked => join_as::<LockedFlavor, _, _, _, _>(worker, a, b),
+            Kind::Hybrid => match crate::hybrid::plan(worker) {
+                Some((range_a, range_b)) => {
+                    crate::hybrid::join_mailing(worker, a, b, range_a, range_b)
+                }
+                None => join_base(worker, a, b),
+            },
             Kind::LcwsPoll | Kind::LcwsSignal => unreachable!("dispatched in join_on"),
+        }
+    }
+}
+
+/// `hybrid` without mailing: the base policy's join.
+fn join_base<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    // SAFETY: each arm's flavor is the deque's kind.
+    unsafe {
+        match worker.deque_kind {
+            Kind::LcwsSignal => join_as::<SignalFlavor, _, _, _, _>(worker, a, b),
+            Kind::LcwsPoll => join_as::<PollFlavor, _, _, _, _>(worker, a, b),
+            Kind::ChaseLev => join_as::<ChaseLevFlavor, _, _, _, _>(worker, a, b),
+            Kind::Abp => join_as::<AbpFlavor, _, _, _, _>(worker, a, b),
+            Kind::Locked => join_as::<LockedFlavor, _, _, _, _>(worker, a, b),
+            Kind::Hybrid => unreachable!("a deque has a base kind"),
         }
     }
 }
@@ -155,7 +182,7 @@ where
     // The common case: `b` is where we left it.
     match unsafe { worker.take_local_as::<F>() } {
         Some(job) if job == job_b_ref => {
-            worker.counters.tasks.bump();
+            worker.task_starts();
             // SAFETY: popped back, so nobody else has it.
             let rb = unsafe { job_b.run_inline(worker) };
             return (ra, rb);
@@ -210,7 +237,7 @@ where
         // SAFETY: `F` is the worker's flavor (our caller's guarantee).
         match unsafe { worker.take_local_as::<F>() } {
             Some(job) if job == job_b_ref => {
-                worker.counters.tasks.bump();
+                worker.task_starts();
                 // SAFETY: popped back, so nobody else has it.
                 let rb = unsafe { job_b.run_inline(worker) };
                 return (ra, rb);
@@ -241,7 +268,7 @@ where
     RB: Send,
 {
     let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
-    worker.counters.tasks.bump();
+    worker.task_starts();
     // SAFETY: never published (the push failed).
     let rb = unsafe { job_b.run_inline(worker) };
     match ra {

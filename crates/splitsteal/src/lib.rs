@@ -27,9 +27,12 @@
 pub mod deque;
 mod exposure;
 pub mod fork;
+mod hybrid;
 mod job;
 pub mod join;
 mod latch;
+pub mod latency;
+mod mailbox;
 pub mod par;
 pub mod policy;
 pub mod pool;
@@ -42,6 +45,8 @@ mod worker;
 
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
+pub use hybrid::Mailing;
+pub use latency::{StartLatencies, TaskStart};
 pub use join::join;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
@@ -50,3 +55,10 @@ pub use pool::{
 };
 pub use scope::{scope, Scope};
 pub use stats::{Stats, SyncCounts};
+
+/// Task proxies currently allocated by `hybrid` pools, process-wide (a leak check for
+/// tests; zero whenever every pool is idle).
+#[doc(hidden)]
+pub fn __live_proxies() -> isize {
+    mailbox::live_proxies()
+}

@@ -20,6 +20,11 @@ pub enum Policy {
     LcwsCons,
     /// Signal-based LCWS that exposes half of the private tasks (003 "Half").
     LcwsHalf,
+    /// 001's hybrid: split-off tasks are mailed to other workers' mailboxes *and* pushed
+    /// on the local deque (whichever side claims a task first runs it); stealing waits
+    /// until the initial distribution is done. Runs on a base deque policy
+    /// (`ThreadPoolBuilder::hybrid_base`).
+    Hybrid,
 }
 
 impl Policy {
@@ -32,6 +37,7 @@ impl Policy {
         Policy::LcwsSignal,
         Policy::LcwsCons,
         Policy::LcwsHalf,
+        Policy::Hybrid,
     ];
 
     /// The policy's name, as accepted by [`FromStr`] and printed by [`Display`](fmt::Display).
@@ -44,6 +50,7 @@ impl Policy {
             Policy::LcwsSignal => "lcws-signal",
             Policy::LcwsCons => "lcws-cons",
             Policy::LcwsHalf => "lcws-half",
+            Policy::Hybrid => "hybrid",
         }
     }
 

@@ -8,6 +8,8 @@ use std::time::Duration;
 use libc::c_int;
 
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
+use crate::hybrid::Mailing;
+use crate::latency::StartLatencies;
 use crate::registry::{Config, Registry};
 use crate::stats::Stats;
 use crate::worker::{main_loop, LocalDeque, WorkerThread};
@@ -91,6 +93,11 @@ pub struct ThreadPoolBuilder {
     morsel_bytes: usize,
     spin_rounds: u32,
     lcws_window: usize,
+    hybrid_base: Policy,
+    mailing: Mailing,
+    steal_after_mails: Option<usize>,
+    steal_after: Duration,
+    record_start_latency: bool,
     stack_size: Option<usize>,
     thread_name: Option<String>,
 }
@@ -111,6 +118,10 @@ impl ThreadPoolBuilder {
     /// worker running `fib(32)` turns 0.09% of its joins into jobs (8: 4.4%, 3: 0.02%);
     /// chili's comparable rule (push while fewer than 3 jobs are queued) is 3.
     pub const DEFAULT_LCWS_WINDOW: usize = 4;
+    /// Default base deque policy of `hybrid` (see [`ThreadPoolBuilder::hybrid_base`]).
+    pub const DEFAULT_HYBRID_BASE: Policy = Policy::ChaseLev;
+    /// Default delay after an origin task starts before `hybrid` thieves may steal.
+    pub const DEFAULT_STEAL_AFTER: Duration = Duration::from_micros(100);
 
     /// A builder with defaults: one thread per available CPU, [`Policy::default`].
     pub fn new() -> Self {
@@ -122,6 +133,11 @@ impl ThreadPoolBuilder {
             morsel_bytes: DEFAULT_MORSEL_BYTES,
             spin_rounds: Self::DEFAULT_SPIN_ROUNDS,
             lcws_window: Self::DEFAULT_LCWS_WINDOW,
+            hybrid_base: Self::DEFAULT_HYBRID_BASE,
+            mailing: Mailing::default(),
+            steal_after_mails: None,
+            steal_after: Self::DEFAULT_STEAL_AFTER,
+            record_start_latency: false,
             stack_size: None,
             thread_name: None,
         }
@@ -217,6 +233,41 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// `hybrid`: the deque policy underneath the mailboxes (any policy but `hybrid`; default
+    /// [`DEFAULT_HYBRID_BASE`](Self::DEFAULT_HYBRID_BASE)).
+    pub fn hybrid_base(mut self, base: Policy) -> Self {
+        self.hybrid_base = base;
+        self
+    }
+
+    /// `hybrid`: how a task's workers are split at a fork ([`Mailing`]).
+    pub fn mailing(mut self, mailing: Mailing) -> Self {
+        self.mailing = mailing;
+        self
+    }
+
+    /// `hybrid`: thieves may steal once an origin task has mailed this many tasks (default:
+    /// the number of workers minus one, one task for each other worker) ...
+    pub fn steal_after_mails(mut self, mails: usize) -> Self {
+        self.steal_after_mails = Some(mails);
+        self
+    }
+
+    /// ... or once this long has passed since the origin task started (default
+    /// [`DEFAULT_STEAL_AFTER`](Self::DEFAULT_STEAL_AFTER)), whichever comes first.
+    pub fn steal_after(mut self, delay: Duration) -> Self {
+        self.steal_after = delay;
+        self
+    }
+
+    /// Records when each task starts, on which worker, relative to its origin task (an
+    /// `install` from outside the pool); read with [`ThreadPool::take_start_latencies`].
+    /// Off by default; when off it costs one predictable branch per task.
+    pub fn record_start_latency(mut self, on: bool) -> Self {
+        self.record_start_latency = on;
+        self
+    }
+
     /// The worker threads' stack size in bytes (default: Rust's default).
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
@@ -266,12 +317,34 @@ impl ThreadPoolBuilder {
                 self.lcws_window
             )));
         }
+        if self.hybrid_base == Policy::Hybrid {
+            return Err(BuildError::InvalidConfig(
+                "hybrid_base(hybrid): the hybrid's base must be a deque policy".into(),
+            ));
+        }
+        let base = if self.policy == Policy::Hybrid {
+            self.hybrid_base
+        } else {
+            self.policy
+        };
+        if base == Policy::LcwsCons && self.lcws_window < 2 && self.policy == Policy::Hybrid {
+            return Err(BuildError::InvalidConfig(
+                "lcws_window below 2 with a lcws-cons base: it could never share".into(),
+            ));
+        }
         let signal = self.signal.unwrap_or_else(exposure::default_signal);
-        if self.policy.uses_signals() {
+        if base.uses_signals() {
             exposure::install_handler(signal).map_err(BuildError::Signal)?;
         }
         Ok(Config {
             policy: self.policy,
+            base,
+            mailing: self.mailing,
+            steal_gate_mails: self
+                .steal_after_mails
+                .unwrap_or(num_threads.saturating_sub(1)),
+            steal_gate_delay: self.steal_after,
+            record_start_latency: self.record_start_latency,
             num_threads,
             signal,
             deque_capacity: self.deque_capacity,
@@ -284,7 +357,7 @@ impl ThreadPoolBuilder {
     fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
         let config = self.config()?;
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
-            .map(|_| LocalDeque::new(config.policy, config.deque_capacity))
+            .map(|_| LocalDeque::new(config.base, config.deque_capacity))
             .unzip();
         let name = self
             .thread_name
@@ -471,6 +544,25 @@ impl ThreadPool {
     /// Makes [`stats`](Self::stats) count from zero again.
     pub fn reset_stats(&self) {
         self.registry.reset_stats()
+    }
+
+    /// The task starts recorded since the last call (see
+    /// [`ThreadPoolBuilder::record_start_latency`]); `None` when recording is off.
+    ///
+    /// ```
+    /// use splitsteal::ThreadPoolBuilder;
+    ///
+    /// let pool = ThreadPoolBuilder::new().num_threads(2).record_start_latency(true).build().unwrap();
+    /// pool.scope(|s| {
+    ///     for _ in 0..8 {
+    ///         s.spawn(|_| std::hint::black_box(()));
+    ///     }
+    /// });
+    /// let starts = pool.take_start_latencies().unwrap();
+    /// assert_eq!(starts.starts.len(), 8 + 1); // the eight tasks and the origin job
+    /// ```
+    pub fn take_start_latencies(&self) -> Option<StartLatencies> {
+        self.registry.latency.as_ref().map(|r| r.take())
     }
 }
 

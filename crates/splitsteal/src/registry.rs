@@ -9,7 +9,10 @@ use crossbeam_utils::CachePadded;
 use libc::c_int;
 
 use crate::deque::{Exposure, Steal};
+use crate::hybrid::{Hybrid, Mailing};
 use crate::job::{JobRef, StackJob};
+use crate::latency::Recorder;
+use crate::mailbox::Mailbox;
 use crate::latch::{Latch, LockLatch, Probe, WorkerLatch};
 use crate::sleep::Sleep;
 use crate::stats::{count_rmw, Side, Stats, ThreadCounters};
@@ -25,6 +28,8 @@ pub(crate) struct WorkerInfo {
     pub(crate) targeted: CachePadded<AtomicBool>,
     /// The worker's pthread, for exposure signals (set before the pool is handed out).
     pthread: AtomicUsize,
+    /// Mail for this worker (`hybrid`).
+    pub(crate) mailbox: Box<Mailbox>,
     /// The worker's counters (on its thread), for `stats`.
     counters: AtomicPtr<WorkerCounters>,
     /// The worker thread's deque counters (thread-local), for `stats`.
@@ -37,6 +42,7 @@ impl WorkerInfo {
             stealer,
             targeted: CachePadded::new(AtomicBool::new(false)),
             pthread: AtomicUsize::new(0),
+            mailbox: Mailbox::new(),
             counters: AtomicPtr::new(std::ptr::null_mut()),
             sync_counters: AtomicPtr::new(std::ptr::null_mut()),
         }
@@ -58,6 +64,12 @@ impl WorkerInfo {
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
     pub(crate) policy: Policy,
+    /// The deque policy: `policy` itself, or `hybrid`'s base.
+    pub(crate) base: Policy,
+    pub(crate) mailing: Mailing,
+    pub(crate) steal_gate_mails: usize,
+    pub(crate) steal_gate_delay: std::time::Duration,
+    pub(crate) record_start_latency: bool,
     pub(crate) num_threads: usize,
     pub(crate) signal: c_int,
     pub(crate) deque_capacity: usize,
@@ -69,7 +81,7 @@ pub(crate) struct Config {
 impl Config {
     /// How much a signal handler exposes under this policy.
     pub(crate) fn exposure(&self) -> Exposure {
-        match self.policy {
+        match self.base {
             Policy::LcwsCons => Exposure::Conservative,
             Policy::LcwsHalf => Exposure::Half,
             _ => Exposure::One,
@@ -82,6 +94,10 @@ pub(crate) struct Registry {
     pub(crate) config: Config,
     pub(crate) workers: Box<[WorkerInfo]>,
     pub(crate) sleep: Sleep,
+    /// `hybrid` only: the steal gate and mailing strategy.
+    pub(crate) hybrid: Option<Hybrid>,
+    /// When enabled: task start times.
+    pub(crate) latency: Option<Recorder>,
     injector: Mutex<VecDeque<JobRef>>,
     injected: CachePadded<AtomicUsize>,
     terminate: AtomicBool,
@@ -99,7 +115,13 @@ unsafe impl Send for Registry {}
 impl Registry {
     pub(crate) fn new(config: Config, stealers: Vec<RemoteDeque>) -> Registry {
         let n = stealers.len();
+        let hybrid = (config.policy == Policy::Hybrid).then(|| {
+            Hybrid::new(config.mailing, config.steal_gate_mails, config.steal_gate_delay)
+        });
+        let latency = config.record_start_latency.then(|| Recorder::new(n));
         Registry {
+            hybrid,
+            latency,
             config,
             workers: stealers.into_iter().map(WorkerInfo::new).collect(),
             sleep: Sleep::new(n),
@@ -202,7 +224,7 @@ impl Registry {
     /// of another worker (for split deques, private work counts: it can be exposed).
     pub(crate) fn has_visible_work(&self, me: usize) -> bool {
         // SeqCst: the read half of the Dekker pattern with `inject`.
-        if self.injected.load(Ordering::SeqCst) != 0 {
+        if self.injected.load(Ordering::SeqCst) != 0 || !self.workers[me].mailbox.is_empty() {
             return true;
         }
         self.workers

@@ -15,3 +15,15 @@ pub(crate) use std::sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, Atom
 pub(crate) use std::sync::{Arc, Mutex};
 
 pub(crate) use std::sync::atomic::{compiler_fence, Ordering};
+
+/// Yields the processor (a scheduling point under loom).
+#[cfg(loom)]
+pub(crate) fn yield_now() {
+    loom::thread::yield_now();
+}
+
+/// Yields the processor (a scheduling point under loom).
+#[cfg(not(loom))]
+pub(crate) fn yield_now() {
+    std::thread::yield_now();
+}

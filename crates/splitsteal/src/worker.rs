@@ -54,6 +54,8 @@ pub(crate) enum Kind {
     LcwsPoll,
     /// Split deque, exposure signals (`lcws-signal`, `lcws-cons`, `lcws-half`).
     LcwsSignal,
+    /// `hybrid` (joins only; its deque has its base policy's kind).
+    Hybrid,
 }
 
 impl Kind {
@@ -64,6 +66,7 @@ impl Kind {
             Policy::ChaseLev => Kind::ChaseLev,
             Policy::LcwsPoll => Kind::LcwsPoll,
             Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf => Kind::LcwsSignal,
+            Policy::Hybrid => Kind::Hybrid,
         }
     }
 }
@@ -160,6 +163,7 @@ impl LocalDeque {
                 let s = d.stealer();
                 (LocalDeque::Split(d), RemoteDeque::Split(s))
             }
+            Policy::Hybrid => unreachable!("hybrid runs on its base policy's deque"),
         }
     }
 }
@@ -231,8 +235,16 @@ thread_local! {
 pub(crate) struct WorkerThread {
     pub(crate) registry: Arc<Registry>,
     pub(crate) index: usize,
+    /// How `join` dispatches (`Hybrid` for the hybrid policy).
     pub(crate) kind: Kind,
+    /// The deque's flavor (the base policy's, under `hybrid`).
+    pub(crate) deque_kind: Kind,
+    /// The deque policy (the base policy under `hybrid`).
     policy: Policy,
+    /// `hybrid`: the workers the current task's work is meant for, `(first, count)`.
+    range: Cell<(u32, u32)>,
+    /// `hybrid`: round-robin position for mailed spawns.
+    spawn_rr: Cell<u32>,
     /// Touched only by this thread, one short borrow at a time (never across user code).
     deque: UnsafeCell<LocalDeque>,
     /// This worker's `targeted` flag (in the registry, which outlives the worker).
@@ -248,7 +260,7 @@ pub(crate) struct WorkerThread {
 
 impl WorkerThread {
     fn new(registry: Arc<Registry>, index: usize, deque: LocalDeque) -> WorkerThread {
-        let policy = registry.policy();
+        let policy = registry.config.base;
         let exposer = match (&deque, policy.uses_signals()) {
             (LocalDeque::Split(d), true) => Some(d.signal_exposer()),
             _ => None,
@@ -258,8 +270,11 @@ impl WorkerThread {
         let window = registry.config.lcws_window;
         WorkerThread {
             window,
-            kind: Kind::of(policy),
+            kind: Kind::of(registry.policy()),
+            deque_kind: Kind::of(policy),
             policy,
+            range: Cell::new((index as u32, 1)),
+            spawn_rr: Cell::new(0),
             deque: UnsafeCell::new(deque),
             targeted,
             exposer,
@@ -334,14 +349,15 @@ impl WorkerThread {
 
     /// Pushes a job (dispatching on the worker's flavor); `false` if the deque is full.
     pub(crate) fn push(&self, job: JobRef) -> bool {
-        // SAFETY: each arm's flavor is the worker's kind.
+        // SAFETY: each arm's flavor is the deque's kind.
         unsafe {
-            match self.kind {
+            match self.deque_kind {
                 Kind::LcwsPoll => self.push_as::<PollFlavor>(job),
                 Kind::LcwsSignal => self.push_as::<SignalFlavor>(job),
                 Kind::ChaseLev => self.push_as::<ChaseLevFlavor>(job),
                 Kind::Abp => self.push_as::<AbpFlavor>(job),
                 Kind::Locked => self.push_as::<LockedFlavor>(job),
+                Kind::Hybrid => unreachable!("a deque has a base kind"),
             }
         }
     }
@@ -360,7 +376,7 @@ impl WorkerThread {
 
     /// [`after_push_as`](Self::after_push_as), dispatching on the worker's flavor.
     pub(crate) fn after_push(&self) {
-        if self.kind == Kind::LcwsPoll {
+        if self.deque_kind == Kind::LcwsPoll {
             self.poll_exposure_request();
         }
         if self.registry.sleep.has_sleepers() {
@@ -421,15 +437,87 @@ impl WorkerThread {
 
     /// Pops the newest local job (dispatching on the worker's flavor).
     pub(crate) fn take_local(&self) -> Option<JobRef> {
-        // SAFETY: each arm's flavor is the worker's kind.
+        // SAFETY: each arm's flavor is the deque's kind.
         unsafe {
-            match self.kind {
+            match self.deque_kind {
                 Kind::LcwsPoll => self.take_local_as::<PollFlavor>(),
                 Kind::LcwsSignal => self.take_local_as::<SignalFlavor>(),
                 Kind::ChaseLev => self.take_local_as::<ChaseLevFlavor>(),
                 Kind::Abp => self.take_local_as::<AbpFlavor>(),
                 Kind::Locked => self.take_local_as::<LockedFlavor>(),
+                Kind::Hybrid => unreachable!("a deque has a base kind"),
             }
+        }
+    }
+
+    /// `hybrid`: the current task's worker range.
+    #[inline(always)]
+    pub(crate) fn range(&self) -> (u32, u32) {
+        self.range.get()
+    }
+
+    /// `hybrid`: sets the current task's worker range.
+    #[inline(always)]
+    pub(crate) fn set_range(&self, range: (u32, u32)) {
+        self.range.set(range);
+    }
+
+    /// Runs `f` with the worker range `range`, restoring the current one afterwards (also
+    /// if `f` panics: the panic then propagates).
+    pub(crate) fn run_in_range<R>(&self, range: (u32, u32), f: impl FnOnce() -> R) -> R {
+        struct Restore<'a>(&'a WorkerThread, (u32, u32));
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                self.0.range.set(self.1);
+            }
+        }
+        let _restore = Restore(self, self.range.replace(range));
+        f()
+    }
+
+    /// `hybrid`: the next round-robin offset in `0..count` for a mailed spawn.
+    pub(crate) fn next_spawn_target(&self, count: u32) -> u32 {
+        let k = self.spawn_rr.get() % count;
+        self.spawn_rr.set(k + 1);
+        k
+    }
+
+    /// `hybrid`: mails `proxy` to worker `target` and wakes it if it sleeps.
+    pub(crate) fn mail(&self, target: usize, proxy: std::ptr::NonNull<crate::mailbox::Proxy>) {
+        // SAFETY: a fresh proxy, in no mailbox.
+        unsafe { self.info(target).mailbox.push(proxy) };
+        self.counters.mailed.bump();
+        if let Some(h) = &self.registry.hybrid {
+            h.mailed();
+        }
+        // StoreLoad between the mail and the sleep-state read (the Dekker pattern with a
+        // worker falling asleep, which announces itself, fences, then checks its mailbox).
+        crate::stats::seq_cst_fence(crate::stats::Side::Scheduler);
+        self.registry.sleep.wake_worker(target);
+    }
+
+    /// `hybrid`: the oldest proxy in this worker's own mailbox.
+    pub(crate) fn pop_mail(&self) -> Option<std::ptr::NonNull<crate::mailbox::Proxy>> {
+        let mailbox = &self.info(self.index).mailbox;
+        if mailbox.is_empty() {
+            return None;
+        }
+        // SAFETY: each worker is the single consumer of its own mailbox.
+        unsafe { mailbox.pop() }
+    }
+
+    /// Counts a task whose body starts now, and records its start if enabled.
+    #[inline(always)]
+    pub(crate) fn task_starts(&self) {
+        self.counters.tasks.bump();
+        self.record_start();
+    }
+
+    /// Records a task start when start latencies are being recorded.
+    #[inline(always)]
+    pub(crate) fn record_start(&self) {
+        if let Some(rec) = &self.registry.latency {
+            rec.record(self.index);
         }
     }
 
@@ -477,6 +565,11 @@ impl WorkerThread {
         if self.registry.num_threads() < 2 {
             return None;
         }
+        if let Some(h) = &self.registry.hybrid {
+            if !h.can_steal() {
+                return None;
+            }
+        }
         let info = self.info(self.random_victim());
         self.counters.steal_attempts.bump();
         match info.steal() {
@@ -519,22 +612,49 @@ impl WorkerThread {
         }
     }
 
-    /// Local work, else one steal attempt, else an injected job.
+    /// Runs one piece of work if there is some: mail (`hybrid`), local work, one steal
+    /// attempt, an injected job. Returns whether it ran something.
     #[inline]
-    fn find_work(&self) -> Option<JobRef> {
+    fn run_some_work(&self) -> bool {
+        if self.kind == Kind::Hybrid && crate::hybrid::run_mail(self) {
+            return true;
+        }
         if let Some(job) = self.take_local() {
-            return Some(job);
+            self.execute(job);
+            return true;
         }
         if let Some(job) = self.steal_once() {
-            return Some(job);
+            // A stolen task's work is this worker's alone (`hybrid`).
+            self.run_in_range((self.index as u32, 1), || self.execute(job));
+            return true;
         }
-        self.registry.pop_injected()
+        if let Some(job) = self.registry.pop_injected() {
+            self.run_origin(job);
+            return true;
+        }
+        false
+    }
+
+    /// Runs an injected job: an origin task (start latency, `hybrid`'s range and gate).
+    fn run_origin(&self, job: JobRef) {
+        if let Some(rec) = &self.registry.latency {
+            rec.origin(self.index);
+        }
+        match &self.registry.hybrid {
+            Some(h) => {
+                h.origin_started();
+                let all = self.registry.num_threads() as u32;
+                self.run_in_range((self.index as u32, all), || self.execute(job));
+            }
+            None => self.execute(job),
+        }
     }
 
     /// Runs a job taken from a deque or the injector.
     #[inline]
+    /// (Task counts and start times are recorded by the job itself when its body starts,
+    /// so a proxy, which may lose its claim, is not counted as a task.)
     pub(crate) fn execute(&self, job: JobRef) {
-        self.counters.tasks.bump();
         // SAFETY: jobs in deques and the injector are alive and not yet run; each is taken
         // from exactly one place exactly once (the deques' exactly-once guarantee).
         unsafe { job.execute() }
@@ -546,8 +666,7 @@ impl WorkerThread {
         let spin_rounds = self.registry.config.spin_rounds;
         let mut idle_rounds = 0u32;
         while !latch.probe() {
-            if let Some(job) = self.find_work() {
-                self.execute(job);
+            if self.run_some_work() {
                 idle_rounds = 0;
                 continue;
             }
@@ -585,6 +704,11 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
     CURRENT.with(|c| c.set(&worker));
     worker.registry.worker_started(&worker);
     worker.wait_until(&Terminated(&worker.registry));
+    // An idle pool's deques can still hold `hybrid` proxies whose task the mailbox side
+    // claimed (their deque side frees them when popped): pop them before the deque goes.
+    while let Some(job) = worker.take_local() {
+        worker.execute(job);
+    }
     worker.registry.worker_stopping(index);
     // Cleared before `worker` is dropped: a late signal handler then sees null.
     CURRENT.with(|c| c.set(ptr::null()));

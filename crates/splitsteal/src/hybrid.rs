@@ -1,0 +1,284 @@
+//! 001's hybrid scheduler: work stealing plus mailboxing.
+//!
+//! Every task carries a *worker range* `(first, count)`: the workers its work is meant
+//! for. An injected (origin) task gets the whole pool. A fork inside a task whose range
+//! holds more than one worker splits the range ([`Mailing`]): the forking worker keeps
+//! the first part for `a`, and `b` is wrapped in a [`Proxy`] that is both **mailed** to
+//! the first worker of the second part and **pushed** on the local deque. Whichever side
+//! claims the proxy first runs `b` with the second part as its range, so the split-off
+//! work fans out over the pool in `O(log P)` (even) or `P - 1` direct (uneven) hops,
+//! without a single steal. A fork in a task with a one-worker range is the base policy's
+//! plain fork.
+//!
+//! Local work is taken mailbox first, then the own deque; stealing (from the base deque)
+//! is held back by the **steal gate** until the origin task has mailed a number of tasks
+//! or a delay has passed since it started, so that thieves do not grab the tasks the
+//! mailboxes are about to deliver (001 §3.3, `canSteal`).
+
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::job::{JobHeader, JobRef, StackJob};
+use crate::latch::{JoinLatch, Probe};
+use crate::mailbox::{Proxy, IN_DEQUE, IN_MAILBOX};
+use crate::stats::{count_rmw, Side};
+use crate::worker::WorkerThread;
+
+/// How a task's worker range is split at a fork (001 §3.4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mailing {
+    /// Balanced halving: the work propagates down a balanced binary tree of workers.
+    #[default]
+    Even,
+    /// The conservative, proportional split: the forking worker keeps all but one worker
+    /// of its range and mails one worker's share at each fork, so a single producer feeds
+    /// every other worker directly ("rapid-fire start").
+    Uneven,
+}
+
+impl Mailing {
+    /// The shares `(a, b)` of a range of `count >= 2` workers.
+    pub fn split(self, count: u32) -> (u32, u32) {
+        debug_assert!(count >= 2);
+        match self {
+            Mailing::Even => (count - count / 2, count / 2),
+            Mailing::Uneven => (count - 1, 1),
+        }
+    }
+}
+
+/// The pool-wide hybrid state: the steal gate.
+pub(crate) struct Hybrid {
+    pub(crate) mailing: Mailing,
+    gate_open: AtomicBool,
+    mails_since_origin: AtomicUsize,
+    /// When the current origin task started, in ns since `epoch`.
+    origin_ns: AtomicU64,
+    epoch: Instant,
+    gate_mails: usize,
+    gate_delay: Duration,
+}
+
+impl Hybrid {
+    pub(crate) fn new(mailing: Mailing, gate_mails: usize, gate_delay: Duration) -> Hybrid {
+        Hybrid {
+            mailing,
+            gate_open: AtomicBool::new(true),
+            mails_since_origin: AtomicUsize::new(0),
+            origin_ns: AtomicU64::new(0),
+            epoch: Instant::now(),
+            gate_mails,
+            gate_delay,
+        }
+    }
+
+    /// An injected (origin) task starts: close the gate until it has distributed work.
+    pub(crate) fn origin_started(&self) {
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        // Relaxed (all three): the gate is a heuristic throttle on stealing; a thief that
+        // sees stale values steals a little early or late, never incorrectly.
+        self.origin_ns.store(now, Ordering::Relaxed);
+        self.mails_since_origin.store(0, Ordering::Relaxed);
+        self.gate_open
+            .store(self.gate_mails == 0 && self.gate_delay.is_zero(), Ordering::Relaxed);
+    }
+
+    /// Counts one mailed task towards opening the gate.
+    pub(crate) fn mailed(&self) {
+        count_rmw(Side::Scheduler);
+        // Relaxed: see `origin_started`.
+        let n = self.mails_since_origin.fetch_add(1, Ordering::Relaxed) + 1;
+        if n >= self.gate_mails {
+            self.gate_open.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether thieves may steal (opens the gate once the delay has passed).
+    #[inline]
+    pub(crate) fn can_steal(&self) -> bool {
+        // Relaxed: see `origin_started`.
+        if self.gate_open.load(Ordering::Relaxed) {
+            return true;
+        }
+        let started = Duration::from_nanos(self.origin_ns.load(Ordering::Relaxed));
+        if self.epoch.elapsed().saturating_sub(started) >= self.gate_delay {
+            self.gate_open.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+}
+
+/// What running a proxy from a deque does: claim from the deque side, run if won, free if
+/// lost. Installed as the proxy's job function.
+pub(crate) unsafe fn run_proxy_from_deque(header: NonNull<JobHeader>) {
+    // SAFETY: deques hold live proxies made by `fork`; the deque side extracts once.
+    unsafe {
+        let proxy = Proxy::from_header(header);
+        run_claimed(proxy, IN_DEQUE);
+    }
+}
+
+/// Claims `proxy` from side `from`; runs its task (with the proxy's range) if won, frees
+/// the proxy if lost.
+///
+/// # Safety
+/// `proxy` is live and this side has not claimed it before; runs on a worker.
+pub(crate) unsafe fn run_claimed(proxy: NonNull<Proxy>, from: usize) {
+    // Read before claiming: once the claim succeeds, the other side may free the proxy.
+    // SAFETY: live until the loser frees it, which happens after our claim at the earliest.
+    let range = unsafe { proxy.as_ref().range };
+    // SAFETY: forwarded from the caller.
+    match unsafe { Proxy::extract(proxy, from) } {
+        Some(task) => {
+            // SAFETY: a proxied task runs only on workers.
+            let worker = unsafe { &*WorkerThread::current() };
+            worker.run_in_range(range, || worker.execute(task));
+        }
+        // SAFETY: we lost: the other side is done with it and nothing links to it.
+        None => unsafe { Proxy::free(proxy) },
+    }
+}
+
+/// Whether a fork on `worker` mails (its range spans other workers), and if so the
+/// ranges `(a, b)` and `b`'s mailbox owner.
+#[inline]
+pub(crate) fn plan(worker: &WorkerThread) -> Option<((u32, u32), (u32, u32))> {
+    let (first, count) = worker.range();
+    if count < 2 {
+        return None;
+    }
+    let hybrid = worker.registry.hybrid.as_ref()?;
+    let (ka, kb) = hybrid.mailing.split(count);
+    let n = worker.registry.num_threads() as u32;
+    let target = (first + ka) % n;
+    Some(((first, ka), (target, kb)))
+}
+
+/// `join` under `hybrid` when the worker's range spans several workers: mail and push `b`.
+#[inline(never)]
+pub(crate) fn join_mailing<A, B, RA, RB>(
+    worker: &WorkerThread,
+    a: A,
+    b: B,
+    range_a: (u32, u32),
+    range_b: (u32, u32),
+) -> (RA, RB)
+where
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let job_b = StackJob::new(b, JoinLatch::new(worker));
+    let proxy = Proxy::new(job_b.as_job_ref(), range_b, run_proxy_from_deque);
+    let proxy_ref = Proxy::job_ref(proxy);
+    if !worker.push(proxy_ref) {
+        // Deque full: neither location gets it; run both closures here.
+        // SAFETY: never published.
+        unsafe { Proxy::free(proxy) };
+        let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
+        worker.task_starts();
+        // SAFETY: never published.
+        let rb = unsafe { job_b.run_inline(worker) };
+        return match ra {
+            Ok(ra) => (ra, rb),
+            Err(p) => panic::resume_unwind(p),
+        };
+    }
+    worker.mail(range_b.0 as usize, proxy);
+    worker.after_push();
+
+    let saved = worker.range();
+    worker.set_range(range_a);
+    let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
+    worker.set_range(saved);
+    let ra = match ra {
+        Ok(ra) => ra,
+        Err(payload) => {
+            worker.wait_until(&job_b.latch);
+            // SAFETY: the latch is set; `a`'s panic wins.
+            unsafe { job_b.discard_result() };
+            panic::resume_unwind(payload);
+        }
+    };
+
+    while !job_b.latch.probe() {
+        match worker.take_local() {
+            Some(job) if job == proxy_ref => {
+                // Our proxy came back: claim it from the deque side.
+                // SAFETY: popped, so the deque side claims exactly once here.
+                match unsafe { Proxy::extract(proxy, IN_DEQUE) } {
+                    Some(_) => {
+                        worker.task_starts();
+                        let rb =
+                            // SAFETY: we won the claim: nobody else runs `b`.
+                            worker.run_in_range(range_b, || unsafe { job_b.run_inline(worker) });
+                        return (ra, rb);
+                    }
+                    None => {
+                        // The mailbox side runs (or ran) `b`: free the proxy, wait for `b`.
+                        // SAFETY: we lost the claim.
+                        unsafe { Proxy::free(proxy) };
+                        worker.wait_until(&job_b.latch);
+                        break;
+                    }
+                }
+            }
+            Some(job) => worker.execute(job),
+            None => {
+                worker.wait_until(&job_b.latch);
+                break;
+            }
+        }
+    }
+    // SAFETY: the latch is set.
+    (ra, unsafe { job_b.into_result() })
+}
+
+/// Takes and runs one task from `worker`'s mailbox; `false` if it was empty.
+pub(crate) fn run_mail(worker: &WorkerThread) -> bool {
+    match worker.pop_mail() {
+        Some(proxy) => {
+            // SAFETY: popped from our mailbox: the mailbox side claims it once, here.
+            unsafe { run_claimed(proxy, IN_MAILBOX) };
+            true
+        }
+        None => false,
+    }
+}
+
+/// `Scope::spawn` under `hybrid` from a task whose range spans several workers: mail the
+/// job round-robin over the range (excluding the spawning worker) and push it locally.
+/// Returns `false` if the job should be pushed plainly.
+pub(crate) fn spawn_mailing(worker: &WorkerThread, job: JobRef) -> bool {
+    let (first, count) = worker.range();
+    if count < 2 || worker.registry.hybrid.is_none() {
+        return false;
+    }
+    let n = worker.registry.num_threads() as u32;
+    let me = worker.index as u32;
+    // Next worker of the range other than ourselves, round-robin.
+    let mut target = first;
+    for _ in 0..count {
+        let k = worker.next_spawn_target(count);
+        target = (first + k) % n;
+        if target != me {
+            break;
+        }
+    }
+    if target == me {
+        return false;
+    }
+    let proxy = Proxy::new(job, (target, 1), run_proxy_from_deque);
+    if !worker.push(Proxy::job_ref(proxy)) {
+        // SAFETY: never published.
+        unsafe { Proxy::free(proxy) };
+        return false;
+    }
+    worker.mail(target as usize, proxy);
+    worker.after_push();
+    true
+}
