@@ -148,8 +148,10 @@ where
         &|b, dst: &mut [MaybeUninit<T>]| {
             let r = blocks.range(b);
             let mut k = 0;
-            for w in r.start / 64..r.end.div_ceil(64) {
-                let mut bits = mask[w];
+            let first = r.start / 64;
+            for (w, &word) in mask[first..r.end.div_ceil(64)].iter().enumerate() {
+                let w = first + w;
+                let mut bits = word;
                 while bits != 0 {
                     let i = 64 * w + bits.trailing_zeros() as usize;
                     dst[k].write(emit(i));
@@ -179,7 +181,7 @@ mod tests {
             for modulo in [1u64, 2, 3, 100] {
                 let v = rng.vec(n, modulo);
                 let ctx = &mut Threads::new();
-                let keep = |x: &u64| x % 3 == 0;
+                let keep = |x: &u64| x % 3 == 1;
                 let want: Vec<u64> = v.iter().copied().filter(keep).collect();
                 assert_eq!(filter(ctx, &v, keep), want);
                 let flags: Vec<bool> = v.iter().map(keep).collect();

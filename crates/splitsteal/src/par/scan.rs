@@ -2,8 +2,10 @@
 //!
 //! Pass 1 reduces each block (blocks are morsel-aligned in the output, about 16 per
 //! thread), the block sums are scanned sequentially, and pass 2 rescans every block from
-//! its offset. That reads the input twice and writes the output once; `op` is called about
-//! twice per element, and needs only be associative.
+//! its offset; `op` is called about twice per element, and needs only be associative.
+//! Arrays much larger than the caches are scanned in rounds of a few L2-sized blocks per
+//! thread, each round starting from the previous one's total, so that pass 2 finds its
+//! block in cache: the input is read from memory once, as by a sequential scan.
 
 use std::mem::MaybeUninit;
 
@@ -92,11 +94,14 @@ where
     scan_in_place(ctx, v, &identity, &op, true);
 }
 
-/// The block structure and per-block starting values of a scan of `v`, or `None` when
-/// the scan should run sequentially. Returns `(blocks, offsets, total)`.
+/// Per-block starting values of a scan of `v` from `carry`: blocks of about `target`
+/// elements aligned to `align`, their offsets (`carry` op the sums of the earlier blocks)
+/// and the total (`carry` op everything). `None` if there would be a single block.
 fn plan<C, T, ID, OP>(
     ctx: &mut C,
     v: &[T],
+    carry: &T,
+    target: usize,
     align: Align,
     identity: &ID,
     op: &OP,
@@ -107,12 +112,7 @@ where
     ID: Fn() -> T + Sync,
     OP: Fn(T, T) -> T + Sync,
 {
-    let n = v.len();
-    let p = ctx.num_threads();
-    if p <= 1 || n <= SEQ_SCAN {
-        return None;
-    }
-    let blocks = Blocks::new(n, block_target(n, p, SEQ_SCAN), align);
+    let blocks = Blocks::new(v.len(), target, align);
     if blocks.count() < 2 {
         return None;
     }
@@ -122,13 +122,46 @@ where
             .fold(identity(), |a, x| op(a, x.clone()))
     });
     let mut offsets = Vec::with_capacity(sums.len());
-    let mut acc = identity();
+    let mut acc = carry.clone();
     for s in sums {
         offsets.push(acc.clone());
         acc = op(acc, s);
     }
     Some((blocks, offsets, acc))
 }
+
+/// How a scan of `n` elements of `T` on `p` threads proceeds: `None` sequentially, else
+/// `(round, target)`: rounds of `round` elements (scanned one after the other, each
+/// with a carry-in), cut into blocks of about `target`.
+///
+/// Arrays much larger than the caches are scanned in rounds of a few L2-sized blocks per
+/// thread: pass 1 of a round brings its blocks into cache and pass 2 rescans them there,
+/// so the input streams from memory once instead of twice. Smaller arrays are one round.
+fn rounds<T>(n: usize, p: usize) -> Option<(usize, usize)> {
+    if p <= 1 || n <= SEQ_SCAN {
+        return None;
+    }
+    let size = std::mem::size_of::<T>().max(1);
+    let chunk = (ROUND_BLOCK_BYTES / size).max(SEQ_SCAN);
+    if n.saturating_mul(size) > ROUNDS_ABOVE_BYTES && n > 8 * p * chunk {
+        Some((4 * p * chunk, chunk))
+    } else {
+        Some((n, block_target(n, p, SEQ_SCAN)))
+    }
+}
+
+/// Block size of a round (bytes): a quarter of a typical 1 MiB L2 for 4 blocks a thread.
+const ROUND_BLOCK_BYTES: usize = if cfg!(any(test, miri)) {
+    256
+} else {
+    128 << 10
+};
+/// Arrays above this size (bytes) are scanned in rounds.
+const ROUNDS_ABOVE_BYTES: usize = if cfg!(any(test, miri)) {
+    1 << 10
+} else {
+    16 << 20
+};
 
 fn scan_into_new<C, T, ID, OP>(
     ctx: &mut C,
@@ -146,7 +179,6 @@ where
     let n = v.len();
     let mut out: Vec<T> = Vec::with_capacity(n);
     super::split::advise_huge_pages(&mut out);
-    let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
     let leaf = |acc: T, src: &[T], dst: &mut [MaybeUninit<T>]| -> T {
         let mut acc = acc;
         if inclusive {
@@ -163,23 +195,40 @@ where
         }
         acc
     };
-    let total = match plan(ctx, v, align, identity, op) {
+    let morsel = ctx.morsel_bytes();
+    let total = match rounds::<T>(n, ctx.num_threads()) {
         None => leaf(identity(), v, &mut out.spare_capacity_mut()[..n]),
-        Some((blocks, offsets, total)) => {
-            run_segments(
-                ctx,
-                (v, &mut out.spare_capacity_mut()[..n]),
-                &blocks.starts,
-                1,
-                &|b, (src, dst): (&[T], &mut [MaybeUninit<T>])| {
-                    leaf(offsets[b].clone(), src, dst);
-                },
-            );
-            total
+        Some((round, target)) => {
+            let mut carry = identity();
+            let mut src = v;
+            let mut dst = &mut out.spare_capacity_mut()[..n];
+            while !src.is_empty() {
+                let len = round.min(src.len());
+                let (s0, s1) = src.split_at(len);
+                let (d0, d1) = std::mem::take(&mut dst).split_at_mut(len);
+                let align = Align::of(d0.as_ptr(), morsel);
+                carry = match plan(ctx, s0, &carry, target, align, identity, op) {
+                    None => leaf(carry, s0, d0),
+                    Some((blocks, offsets, total)) => {
+                        run_segments(
+                            ctx,
+                            (s0, d0),
+                            &blocks.starts,
+                            1,
+                            &|b, (src, dst): (&[T], &mut [MaybeUninit<T>])| {
+                                leaf(offsets[b].clone(), src, dst);
+                            },
+                        );
+                        total
+                    }
+                };
+                (src, dst) = (s1, d1);
+            }
+            carry
         }
     };
-    // SAFETY: the leaves (sequential, or one per block with the blocks covering `0..n`)
-    // each wrote every slot of their piece, and none panicked (we got here).
+    // SAFETY: the leaves (sequential, or one per block, with the rounds' blocks covering
+    // `0..n`) each wrote every slot of their piece, and none panicked (we got here).
     unsafe { out.set_len(n) };
     (out, total)
 }
@@ -212,14 +261,24 @@ where
         }
         acc
     };
-    let align = Align::of(v.as_ptr(), ctx.morsel_bytes());
-    match plan(ctx, v, align, identity, op) {
+    let morsel = ctx.morsel_bytes();
+    match rounds::<T>(v.len(), ctx.num_threads()) {
         None => leaf(identity(), v),
-        Some((blocks, offsets, total)) => {
-            run_segments(ctx, v, &blocks.starts, 1, &|b, s: &mut [T]| {
-                leaf(offsets[b].clone(), s);
-            });
-            total
+        Some((round, target)) => {
+            let mut carry = identity();
+            for r in v.chunks_mut(round) {
+                let align = Align::of(r.as_ptr(), morsel);
+                carry = match plan(ctx, r, &carry, target, align, identity, op) {
+                    None => leaf(carry, r),
+                    Some((blocks, offsets, total)) => {
+                        run_segments(ctx, r, &blocks.starts, 1, &|b, s: &mut [T]| {
+                            leaf(offsets[b].clone(), s);
+                        });
+                        total
+                    }
+                };
+            }
+            carry
         }
     }
 }

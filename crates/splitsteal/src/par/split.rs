@@ -104,7 +104,7 @@ impl Align {
         // g | addr mod m, then i ≡ (-addr/g) * (size/g)^-1 (mod unit).
         let addr = ptr as usize % m;
         let need = (m - addr) % m;
-        if need % g != 0 {
+        if (need / g) * g != need {
             return Align { unit, phase: 0 };
         }
         let phase = if unit == 1 {
@@ -430,6 +430,35 @@ where
         .collect()
 }
 
+/// Asks the kernel to back `v`'s (fresh, untouched) spare capacity with transparent huge
+/// pages when it is large. Outputs of 10^7 elements are otherwise filled at the cost of
+/// one page fault per 4 KiB — most of the time of a `map` — and a 2 MiB fault also lets
+/// the zeroing proceed in bigger, parallel steps. Advisory only: contents are unchanged
+/// and failures are ignored. A no-op off Linux and under Miri.
+pub(crate) fn advise_huge_pages<T>(v: &mut Vec<T>) {
+    #[cfg(all(target_os = "linux", not(miri)))]
+    {
+        const HUGE: usize = 2 << 20;
+        let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
+        if bytes < 4 * HUGE {
+            return;
+        }
+        let start = v.as_mut_ptr() as usize;
+        let lo = start.next_multiple_of(HUGE);
+        let hi = (start + bytes) / HUGE * HUGE;
+        if hi > lo {
+            // SAFETY: `lo..hi` lies inside `v`'s allocation (rounded inward to 2 MiB
+            // boundaries, which are page-aligned); MADV_HUGEPAGE only changes how the
+            // kernel backs the range, never its contents or validity.
+            unsafe {
+                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(all(target_os = "linux", not(miri))))]
+    let _ = v;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,33 +546,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Asks the kernel to back `v`'s (fresh, untouched) spare capacity with transparent huge
-/// pages when it is large. Outputs of 10^7 elements are otherwise filled at the cost of
-/// one page fault per 4 KiB — most of the time of a `map` — and a 2 MiB fault also lets
-/// the zeroing proceed in bigger, parallel steps. Advisory only: contents are unchanged
-/// and failures are ignored. A no-op off Linux and under Miri.
-pub(crate) fn advise_huge_pages<T>(v: &mut Vec<T>) {
-    #[cfg(all(target_os = "linux", not(miri)))]
-    {
-        const HUGE: usize = 2 << 20;
-        let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
-        if bytes < 4 * HUGE {
-            return;
-        }
-        let start = v.as_mut_ptr() as usize;
-        let lo = start.next_multiple_of(HUGE);
-        let hi = (start + bytes) / HUGE * HUGE;
-        if hi > lo {
-            // SAFETY: `lo..hi` lies inside `v`'s allocation (rounded inward to 2 MiB
-            // boundaries, which are page-aligned); MADV_HUGEPAGE only changes how the
-            // kernel backs the range, never its contents or validity.
-            unsafe {
-                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(all(target_os = "linux", not(miri))))]
-    let _ = v;
 }
