@@ -74,7 +74,8 @@
 //! ```
 //!
 //! Run-level parallelism: [`par::par_map_runs`] is the only place that spreads runs over
-//! threads (a `std::thread::scope` today, to be switched to splitsteal's own pool).
+//! threads: splitsteal's own pool (`splitsteal::par::tabulate`; the global pool unless the caller
+//! is inside one, so `SPLITSTEAL_NUM_THREADS` and `SPLITSTEAL_POLICY` apply).
 
 #![warn(missing_docs)]
 
