@@ -25,6 +25,14 @@ pub trait ForkJoin: Sized {
     fn morsel_bytes(&self) -> usize {
         DEFAULT_MORSEL_BYTES
     }
+
+    /// How the scheduler would like the next fork's work divided, as worker shares
+    /// `(a, b)`: `Some` only when it distributes work by mailing (`hybrid`), whose
+    /// uneven strategy gives `b` one worker's share. Data-parallel code splits its range in
+    /// this proportion; `None` (the default) means "split evenly".
+    fn split_hint(&self) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// Default morsel size (see [`ForkJoin::morsel_bytes`]): two cache lines, since some

@@ -653,4 +653,12 @@ impl ForkJoin for Current {
             None => global_registry().config.morsel_bytes,
         }
     }
+
+    fn split_hint(&self) -> Option<(usize, usize)> {
+        let worker = WorkerThread::current();
+        // SAFETY: a non-null current worker is this thread's own.
+        let worker = unsafe { worker.as_ref() }?;
+        let ((_, a), (_, b)) = crate::hybrid::plan(worker)?;
+        Some((a as usize, b as usize))
+    }
 }

@@ -5,14 +5,14 @@
 //! `std`'s. Only code that must be model-checked imports from here.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize};
+pub(crate) use loom::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicUsize};
 #[cfg(loom)]
-pub(crate) use loom::sync::{Arc, Mutex};
+pub(crate) use loom::sync::Arc;
 
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize};
+pub(crate) use std::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicUsize};
 #[cfg(not(loom))]
-pub(crate) use std::sync::{Arc, Mutex};
+pub(crate) use std::sync::Arc;
 
 pub(crate) use std::sync::atomic::{compiler_fence, Ordering};
 

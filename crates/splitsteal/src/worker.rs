@@ -293,10 +293,16 @@ impl WorkerThread {
         CURRENT.with(Cell::get)
     }
 
+    /// The worker's own deque.
+    ///
+    /// # Safety
+    /// Only this worker's thread may call it (it reaches `self` through `CURRENT`), and the
+    /// borrow must end before any other code that could borrow the deque runs (user code,
+    /// another call of this function).
     #[inline(always)]
-    fn deque(&self) -> &mut LocalDeque {
-        // SAFETY: only this worker's thread reaches `self` through `CURRENT`, and every
-        // caller drops the borrow before running any other code that could borrow again.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn deque(&self) -> &mut LocalDeque {
+        // SAFETY: the caller's contract.
         unsafe { &mut *self.deque.get() }
     }
 
@@ -402,7 +408,8 @@ impl WorkerThread {
     #[cold]
     #[inline(never)]
     fn expose_on_request(&self) {
-        let exposed = match self.deque() {
+        // SAFETY: on the owner thread; the borrow ends with the match.
+        let exposed = match unsafe { self.deque() } {
             LocalDeque::Split(d) => d.expose(Exposure::One),
             _ => 0,
         };
@@ -523,7 +530,8 @@ impl WorkerThread {
 
     #[inline(never)]
     fn pop_public(&self) -> Option<JobRef> {
-        let LocalDeque::Split(d) = self.deque() else {
+        // SAFETY: on the owner thread; the borrow ends with this function.
+        let LocalDeque::Split(d) = (unsafe { self.deque() }) else {
             return None;
         };
         let job = d.pop_public_bottom();

@@ -63,7 +63,6 @@
 //! Indices only return to 0 on a reset, so `bot` drifts up while thieves steal and the owner
 //! only pushes; capacity must cover that drift (002 §7 note 5).
 
-use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -147,8 +146,8 @@ pub struct Abp<T: Task> {
     inner: Arc<Inner>,
     /// The owner's copy of `bot` (it is the only writer), so push and pop load nothing.
     bot: usize,
-    /// `Cell` makes the handle `!Sync`; `fn() -> T` keeps it `Send` for every task type.
-    _marker: PhantomData<(Cell<()>, fn() -> T)>,
+    /// `!Sync` and `Send` (see `OwnerMarker`).
+    _marker: super::OwnerMarker<T>,
 }
 
 /// A thief's handle of an ABP deque: `Send + Sync + Clone`.

@@ -95,7 +95,6 @@
 //! | steal that finds the deque empty | 0 | 0 |
 //! | steal otherwise | 1 | 1 |
 
-use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -223,8 +222,8 @@ pub struct ChaseLev<T: Task> {
     buffer: NonNull<Buffer>,
     /// The initial capacity, below which the deque never shrinks.
     min_capacity: usize,
-    /// `Cell` makes the handle `!Sync`; `fn() -> T` keeps it `Send` for every task type.
-    _marker: PhantomData<(Cell<()>, fn() -> T)>,
+    /// `!Sync` and `Send` (see `OwnerMarker`).
+    _marker: super::OwnerMarker<T>,
 }
 
 // SAFETY: `buffer` points into the `Inner` this handle keeps alive through `inner`, and

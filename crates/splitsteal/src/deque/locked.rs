@@ -18,7 +18,6 @@
 //!
 //! So an uncontended operation counts exactly 1 CAS + 1 RMW and no fence.
 
-use std::cell::Cell;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -103,8 +102,8 @@ impl Inner {
 /// ```
 pub struct Locked<T: Task> {
     inner: Arc<Inner>,
-    /// `Cell` makes the handle `!Sync`; `fn() -> T` keeps it `Send` for every task type.
-    _marker: PhantomData<(Cell<()>, fn() -> T)>,
+    /// `!Sync` and `Send` (see `OwnerMarker`).
+    _marker: super::OwnerMarker<T>,
 }
 
 /// A thief's handle of a mutex deque: `Send + Sync + Clone`.

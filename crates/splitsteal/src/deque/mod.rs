@@ -34,6 +34,10 @@ pub use chase_lev::{ChaseLev, ChaseLevStealer, SHRINK_K};
 pub use locked::{Locked, LockedStealer};
 pub use split::{Exposure, SignalExposer, Split, SplitStealer};
 
+/// The marker every owner handle carries: `Cell` makes it `!Sync` (one owner thread at a
+/// time), `fn() -> T` keeps it `Send` whatever the task type.
+pub(crate) type OwnerMarker<T> = std::marker::PhantomData<(std::cell::Cell<()>, fn() -> T)>;
+
 /// A value a deque can hold: pointer-sized and never null.
 ///
 /// # Safety

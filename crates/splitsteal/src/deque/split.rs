@@ -60,7 +60,6 @@
 //! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`. The
 //! array is fixed; a push at `capacity` returns [`Full`] with the task.
 
-use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -213,8 +212,8 @@ pub struct Split<T: Task> {
     bot: usize,
     slots: NonNull<AtomicPtr<()>>,
     capacity: usize,
-    /// `Cell` makes the handle `!Sync`; `fn() -> T` keeps it `Send` for every task type.
-    _marker: PhantomData<(Cell<()>, fn() -> T)>,
+    /// `!Sync` and `Send` (see `OwnerMarker`).
+    _marker: super::OwnerMarker<T>,
 }
 
 // SAFETY: `slots` points into the `Inner` kept alive by `inner`; the handle moves between
@@ -744,7 +743,7 @@ mod tests {
                 d.expose(Exposure::One);
                 round += 1;
                 // Indices only drop on owner pops, so a full deque must pop to progress.
-                if full || round % 2 == 0 {
+                if full || round.is_multiple_of(2) {
                     if let Some(v) = d.pop() {
                         mine.push(v.get());
                     }
