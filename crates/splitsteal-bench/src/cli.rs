@@ -327,24 +327,6 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    if !SPLITSTEAL_RUNTIME {
-        if let Some((_, s)) = timing.iter().find(|(m, _)| *m == "suite") {
-            // Each policy costs about what rayon and chili cost; the serial cell stays.
-            let par_now = kinds
-                .iter()
-                .filter(|k| **k != SchedulerKind::Serial)
-                .count()
-                .max(1) as f64;
-            let par_all = (splitsteal::Policy::ALL.len() + 2) as f64;
-            info.timing.push(format!(
-                "projected suite time with all {} policies: ~{} (parallel cells ×{:.1})",
-                splitsteal::Policy::ALL.len(),
-                fmt_secs(s * par_all / par_now),
-                par_all / par_now
-            ));
-        }
-    }
-
     let records: Vec<Record> = outputs
         .iter()
         .flat_map(|(_, o)| o.records.iter().cloned())

@@ -25,9 +25,89 @@ pub const PALETTE: [RGBColor; 12] = [
     RGBColor(255, 215, 0),
 ];
 
-/// Color of series `i`.
-pub fn color(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
+/// The color of a series: fixed per scheduler name (the same in every plot); other
+/// series (reference lines) get black, gray, gold in turn (`other` counts them).
+pub fn color_of(name: &str, other: usize) -> RGBColor {
+    match crate::sched::SchedulerKind::all()
+        .iter()
+        .position(|k| k.name() == name)
+    {
+        Some(i) => PALETTE[i % PALETTE.len()],
+        None => [
+            RGBColor(0, 0, 0),
+            RGBColor(110, 110, 110),
+            RGBColor(230, 170, 0),
+        ][other % 3],
+    }
+}
+
+/// Colors for a list of series names.
+fn colors<'a>(names: impl Iterator<Item = &'a str>) -> Vec<RGBColor> {
+    let mut other = 0;
+    names
+        .map(|n| {
+            let c = color_of(n, other);
+            if crate::sched::SchedulerKind::all()
+                .iter()
+                .all(|k| k.name() != n)
+            {
+                other += 1;
+            }
+            c
+        })
+        .collect()
+}
+
+/// Axis label for a value: compact (1k, 2.5M) for large values, short decimals otherwise.
+pub fn fmt_axis(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.3}G", v / 1e9)
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    } else if a >= 1e6 {
+        format!("{:.3}M", v / 1e6).replace(".000M", "M")
+    } else if a >= 1e4 {
+        format!("{:.1}k", v / 1e3).replace(".0k", "k")
+    } else if a >= 10.0 || (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else if a >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Width of the legend panel on the right of every chart.
+const LEGEND_W: u32 = 170;
+
+/// Draws a legend (one swatch and name per entry) in its own panel.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    entries: &[(String, RGBColor, bool)],
+) -> PlotResult {
+    for (i, (name, col, dashed)) in entries.iter().enumerate() {
+        let y = 50 + 20 * i as i32;
+        if *dashed {
+            area.draw(&PathElement::new(
+                vec![(6, y + 6), (12, y + 6)],
+                col.stroke_width(2),
+            ))?;
+            area.draw(&PathElement::new(
+                vec![(16, y + 6), (22, y + 6)],
+                col.stroke_width(2),
+            ))?;
+        } else {
+            area.draw(&Rectangle::new([(6, y), (22, y + 12)], col.filled()))?;
+        }
+        area.draw(&Text::new(
+            name.clone(),
+            (28, y),
+            ("sans-serif", 13).into_font(),
+        ))?;
+    }
+    Ok(())
 }
 
 /// A grouped bar chart: one group of bars per category, one bar per series.
@@ -72,28 +152,39 @@ impl Bars {
     pub fn draw(&self, path: &Path) -> PlotResult {
         let n_cat = self.categories.len().max(1);
         let n_ser = self.series.len().max(1);
-        let width = (160 + n_cat * (n_ser * 9 + 16)).clamp(720, 3000) as u32;
-        let root = SVGBackend::new(path, (width, 560)).into_drawing_area();
+        let per_cat = (n_ser * 9 + 16).max(84);
+        let width = (120 + n_cat * per_cat).clamp(640, 3200) as u32 + LEGEND_W;
+        let root = SVGBackend::new(path, (width, 520)).into_drawing_area();
         root.fill(&WHITE)?;
+        let (plot_area, legend_area) = root.split_horizontally(width - LEGEND_W);
         let vals = self
             .series
             .iter()
             .flat_map(|(_, v)| v.iter().flatten().copied());
         let (lo, hi) = y_range(vals, self.log_y, self.reference);
+        let cols = colors(self.series.iter().map(|(n, _)| n.as_str()));
         if self.log_y {
-            self.draw_on(&root, (lo..hi).log_scale(), lo)?;
+            self.draw_on(&plot_area, (lo..hi).log_scale(), lo, &cols)?;
         } else {
-            self.draw_on(&root, lo..hi, 0.0)?;
+            self.draw_on(&plot_area, lo..hi, 0.0, &cols)?;
         }
+        let entries: Vec<_> = self
+            .series
+            .iter()
+            .zip(&cols)
+            .map(|((n, _), c)| (n.clone(), *c, false))
+            .collect();
+        draw_legend(&legend_area, &entries)?;
         root.present()?;
         Ok(())
     }
 
     fn draw_on<Y>(
         &self,
-        root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+        area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
         y: Y,
         base: f64,
+        cols: &[RGBColor],
     ) -> PlotResult
     where
         Y: AsRangedCoord<Value = f64>,
@@ -110,10 +201,10 @@ impl Bars {
                 String::new()
             }
         };
-        let mut chart = ChartBuilder::on(root)
+        let mut chart = ChartBuilder::on(area)
             .caption(&self.title, ("sans-serif", 20))
             .margin(12)
-            .x_label_area_size(110)
+            .x_label_area_size(36)
             .y_label_area_size(70)
             .build_cartesian_2d(-0.6f64..(n_cat as f64 - 0.4), y)?;
         chart
@@ -121,11 +212,8 @@ impl Bars {
             .disable_x_mesh()
             .x_labels(n_cat.max(1))
             .x_label_formatter(&fmt)
-            .x_label_style(
-                ("sans-serif", 12)
-                    .into_font()
-                    .transform(FontTransform::Rotate90),
-            )
+            .x_label_style(("sans-serif", 12))
+            .y_label_formatter(&|v: &f64| fmt_axis(*v))
             .y_desc(self.y_desc.as_str())
             .draw()?;
         if let Some(r) = self.reference {
@@ -137,8 +225,8 @@ impl Bars {
             ))?;
         }
         let bw = 0.8 / n_ser as f64;
-        for (s, (name, values)) in self.series.iter().enumerate() {
-            let col = color(s);
+        for (s, (_, values)) in self.series.iter().enumerate() {
+            let col = cols[s];
             let rects = values.iter().enumerate().filter_map(|(i, v)| {
                 let v = (*v)?;
                 if !v.is_finite() {
@@ -150,21 +238,14 @@ impl Bars {
                     col.filled(),
                 ))
             });
-            chart
-                .draw_series(rects)?
-                .label(name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], col.filled()));
+            chart.draw_series(rects)?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 12))
-            .draw()?;
         Ok(())
     }
 }
+
+/// One series of a [`Lines`] chart: (name, points, dashed?).
+pub type Series = (String, Vec<(f64, f64)>, bool);
 
 /// A line chart over a numeric x axis.
 #[derive(Debug, Clone)]
@@ -176,7 +257,7 @@ pub struct Lines {
     /// Y axis label.
     pub y_desc: String,
     /// (series name, points, dashed?).
-    pub series: Vec<(String, Vec<(f64, f64)>, bool)>,
+    pub series: Vec<Series>,
     /// Logarithmic x axis.
     pub log_x: bool,
     /// Logarithmic y axis.
@@ -186,8 +267,10 @@ pub struct Lines {
 impl Lines {
     /// Draws the chart to `path`.
     pub fn draw(&self, path: &Path) -> PlotResult {
-        let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+        let width = 900 + LEGEND_W;
+        let root = SVGBackend::new(path, (width, 540)).into_drawing_area();
         root.fill(&WHITE)?;
+        let (plot_area, legend_area) = root.split_horizontally(width - LEGEND_W);
         let xs = self
             .series
             .iter()
@@ -209,23 +292,39 @@ impl Lines {
             }
         };
         let (y_lo, y_hi) = y_range(ys, self.log_y, None);
+        let cols = colors(self.series.iter().map(|(n, _, _)| n.as_str()));
         match (self.log_x, self.log_y) {
-            (false, false) => self.draw_on(&root, x_lo..x_hi, y_lo..y_hi)?,
-            (false, true) => self.draw_on(&root, x_lo..x_hi, (y_lo..y_hi).log_scale())?,
-            (true, false) => self.draw_on(&root, (x_lo..x_hi).log_scale(), y_lo..y_hi)?,
-            (true, true) => {
-                self.draw_on(&root, (x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())?
+            (false, false) => self.draw_on(&plot_area, x_lo..x_hi, y_lo..y_hi, &cols)?,
+            (false, true) => {
+                self.draw_on(&plot_area, x_lo..x_hi, (y_lo..y_hi).log_scale(), &cols)?
             }
+            (true, false) => {
+                self.draw_on(&plot_area, (x_lo..x_hi).log_scale(), y_lo..y_hi, &cols)?
+            }
+            (true, true) => self.draw_on(
+                &plot_area,
+                (x_lo..x_hi).log_scale(),
+                (y_lo..y_hi).log_scale(),
+                &cols,
+            )?,
         }
+        let entries: Vec<_> = self
+            .series
+            .iter()
+            .zip(&cols)
+            .map(|((n, _, d), c)| (n.clone(), *c, *d))
+            .collect();
+        draw_legend(&legend_area, &entries)?;
         root.present()?;
         Ok(())
     }
 
     fn draw_on<X, Y>(
         &self,
-        root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+        area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
         x: X,
         y: Y,
+        cols: &[RGBColor],
     ) -> PlotResult
     where
         X: AsRangedCoord<Value = f64>,
@@ -233,7 +332,7 @@ impl Lines {
         Y: AsRangedCoord<Value = f64>,
         Y::CoordDescType: ValueFormatter<f64>,
     {
-        let mut chart = ChartBuilder::on(root)
+        let mut chart = ChartBuilder::on(area)
             .caption(&self.title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(50)
@@ -241,40 +340,30 @@ impl Lines {
             .build_cartesian_2d(x, y)?;
         chart
             .configure_mesh()
+            .x_label_formatter(&|v: &f64| fmt_axis(*v))
+            .y_label_formatter(&|v: &f64| fmt_axis(*v))
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .draw()?;
-        for (s, (name, pts, dashed)) in self.series.iter().enumerate() {
-            let col = color(s);
+        for (s, (_, pts, dashed)) in self.series.iter().enumerate() {
+            let col = cols[s];
             let pts: Vec<(f64, f64)> = pts
                 .iter()
                 .copied()
-                .filter(|&(a, b)| a.is_finite() && b.is_finite() && (!self.log_y || b > 0.0))
+                .filter(|&(a, b)| {
+                    a.is_finite()
+                        && b.is_finite()
+                        && (!self.log_y || b > 0.0)
+                        && (!self.log_x || a > 0.0)
+                })
                 .collect();
             if *dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(pts, 6, 4, col.stroke_width(2)))?
-                    .label(name.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 16, y)], col.stroke_width(2))
-                    });
+                chart.draw_series(DashedLineSeries::new(pts, 6, 4, col.stroke_width(2)))?;
             } else {
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?
-                    .label(name.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 16, y)], col.stroke_width(2))
-                    });
+                chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
                 chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, col.filled())))?;
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 12))
-            .draw()?;
         Ok(())
     }
 }
@@ -294,7 +383,7 @@ mod tests {
             categories: vec!["a".into(), "b".into()],
             series: vec![
                 ("s".into(), vec![Some(1.0), None]),
-                ("u".into(), vec![Some(2.0), Some(0.5)]),
+                ("uniq-series".into(), vec![Some(2.0), Some(0.5)]),
             ],
             log_y: true,
             reference: Some(1.0),
@@ -314,6 +403,11 @@ mod tests {
         l.draw(&dir.join("l.svg")).unwrap();
         let svg = std::fs::read_to_string(dir.join("b.svg")).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("<text"));
+        assert!(svg.contains("uniq-series"), "legend entries are drawn");
+        assert_eq!(fmt_axis(1_000_000.0), "1M");
+        assert_eq!(fmt_axis(25_000.0), "25k");
+        assert_eq!(fmt_axis(16.0), "16");
+        assert_eq!(fmt_axis(0.5), "0.50");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

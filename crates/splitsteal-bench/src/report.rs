@@ -483,9 +483,13 @@ pub fn fmt_count(n: u64) -> String {
     }
 }
 
-/// `x` with 2 decimals, or `-`.
+/// `x` with 2 decimals (no decimals from 100 on), or `-`.
 pub fn fmt_ratio(x: Option<f64>) -> String {
-    x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into())
+    match x {
+        Some(v) if v.abs() >= 100.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.2}"),
+        None => "-".into(),
+    }
 }
 
 #[cfg(test)]

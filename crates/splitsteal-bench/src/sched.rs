@@ -202,10 +202,9 @@ impl ChiliCtx {
         threads: usize,
         f: impl FnOnce(&mut ChiliCtx) -> R,
     ) -> R {
-        let ptr: *mut chili::Scope<'_> = scope;
         let mut ctx = ChiliCtx {
-            // A pointer cast that only changes the lifetime parameter (no transmute).
-            scope: NonNull::new(ptr as *mut chili::Scope<'static>).expect("reference is non-null"),
+            // Only the lifetime parameter changes (see the type's documentation).
+            scope: NonNull::from(scope).cast::<chili::Scope<'static>>(),
             threads,
         };
         f(&mut ctx)

@@ -9,7 +9,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use crate::modes::{scheduler_order, Env, ModeOutput};
-use crate::plot::Lines;
+use crate::plot::{Lines, Series};
 use crate::report::{quantile_sorted, sorted, Record, Table};
 use crate::runner::{build_pools, cells};
 use crate::workloads::latency::{summarize, StartLatency, TASK_SPIN};
@@ -222,7 +222,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             "Median start delay of the last task",
         ),
     ] {
-        let mut series: Vec<(String, Vec<(f64, f64)>, bool)> = order
+        let mut series: Vec<Series> = order
             .iter()
             .map(|s| {
                 (

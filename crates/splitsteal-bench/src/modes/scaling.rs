@@ -6,7 +6,7 @@
 //! on real hardware, and the time per join of every scheduler.
 
 use crate::modes::{scheduler_order, Env, ModeOutput};
-use crate::plot::Lines;
+use crate::plot::{Lines, Series};
 use crate::report::{fill_ratios, fmt_count, fmt_ratio, Record, Table};
 use crate::runner::{build_pools, cells, measure, Reps};
 use crate::sched::PoolOptions;
@@ -193,36 +193,40 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
 fn plots(env: &Env, out: &mut ModeOutput) {
     let recs: Vec<&Record> = out.records.iter().collect();
     let order = scheduler_order(&out.records);
-    let mut series: Vec<(String, Vec<(f64, f64)>, bool)> = Vec::new();
+    // Counts + 1, so that runs without any CAS or fence (LCWS on few steals) show on the
+    // log axis.
+    let mut series: Vec<Series> = Vec::new();
     for s in &order {
         let pts: Vec<(f64, f64)> = recs
             .iter()
             .filter(|r| &r.scheduler == s)
-            .filter_map(|r| Some((n_of(r)? as f64, sync_ops(r)?)))
+            .filter_map(|r| Some((n_of(r)? as f64, sync_ops(r)? + 1.0)))
             .collect();
         if !pts.is_empty() {
             series.push((s.clone(), pts, false));
         }
     }
     if !series.is_empty() {
-        let last = |f: fn(f64, f64) -> f64| {
-            series
-                .iter()
-                .filter_map(|(_, p, _)| p.last().copied())
-                .fold(None, |acc: Option<(f64, f64)>, p| {
-                    Some(acc.map_or(p, |a| (a.0, f(a.1, p.1))))
-                })
-        };
+        let at_max: Vec<(f64, f64)> = series
+            .iter()
+            .filter_map(|(_, p, _)| p.last().copied())
+            .collect();
         let n_list: Vec<f64> = series[0].1.iter().map(|p| p.0).collect();
-        if let (Some((nmax, hi)), Some((_, lo))) = (last(f64::max), last(f64::min)) {
-            let kw = hi / fib_joins(nmax as u32) as f64;
-            let ks = lo / nmax;
+        if let Some(&(nmax, _)) = at_max.first() {
+            let hi = at_max.iter().map(|p| p.1).fold(0.0, f64::max);
+            let work = |n: f64| fib_joins(n as u32) as f64;
+            // The work line through the largest count; the span line through the largest
+            // count that is far below it (the LCWS policies), else at P·n.
+            let kw = hi / work(nmax);
+            let low = at_max
+                .iter()
+                .map(|p| p.1)
+                .filter(|&c| c < 0.01 * hi)
+                .fold(0.0, f64::max);
+            let ks = if low > 0.0 { low / nmax } else { 2.0 };
             series.push((
                 "∝ work (joins)".into(),
-                n_list
-                    .iter()
-                    .map(|&n| (n, kw * fib_joins(n as u32) as f64))
-                    .collect(),
+                n_list.iter().map(|&n| (n, kw * work(n))).collect(),
                 true,
             ));
             series.push((
@@ -234,7 +238,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
         let l = Lines {
             title: "CAS + fences per run of fib(n), 2 workers (000 Fig. 2a on hardware)".into(),
             x_desc: "n".into(),
-            y_desc: "CAS + fences".into(),
+            y_desc: "CAS + fences + 1".into(),
             series,
             log_x: false,
             log_y: true,
@@ -247,7 +251,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             |p| l.draw(p),
         );
     }
-    let series: Vec<(String, Vec<(f64, f64)>, bool)> = order
+    let series: Vec<Series> = order
         .iter()
         .map(|s| {
             (

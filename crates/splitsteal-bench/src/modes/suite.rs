@@ -5,8 +5,7 @@ use std::time::Instant;
 use crate::modes::{scheduler_order, workload_order, Env, ModeOutput};
 use crate::plot::Bars;
 use crate::report::{fill_ratios, fmt_count, fmt_ratio, fmt_secs, geomean, Record, Table};
-use crate::runner::{build_pools, cells, measure, Reps};
-use crate::sched::SchedulerKind;
+use crate::runner::{build_pools, cells, idle_load, measure, Reps};
 use crate::workloads::{registry, Group};
 
 /// Default repetitions (test, quick, full).
@@ -26,12 +25,24 @@ pub fn run(env: &Env) -> ModeOutput {
     let threads = env.threads_or(&[1, 2]);
     let cs = cells(&env.kinds, &threads);
     let pools = build_pools(&cs, env.pool_options);
+    // Every pool stays alive for the whole suite: idle workers must not burn CPU.
+    let idle = idle_load(std::time::Duration::from_millis(200));
     let reps = Reps {
         warmup: env.warmup,
         reps: env.reps_or(REPS.0, REPS.1, REPS.2),
     };
     let mut records = Vec::new();
     let mut notes = Vec::new();
+    env.progress.println(format!(
+        "{} pools built; idle load {idle:.2} cores",
+        pools.len()
+    ));
+    if idle > 0.05 {
+        notes.push(format!(
+            "warning: with every pool built and idle, the process used {idle:.2} cores: some pool's idle workers \
+             do not sleep, which slows every other scheduler's runs"
+        ));
+    }
     for spec in specs {
         let params = (spec.params)(env.size);
         env.progress.msg(format!("{}: generating input", spec.name));
@@ -66,13 +77,10 @@ pub fn run(env: &Env) -> ModeOutput {
         records.extend(recs);
     }
     fill_ratios(&mut records);
-    if !SchedulerKind::Splitsteal(splitsteal::Policy::ALL[0]).is_available() {
-        notes.push(
-            "splitsteal's runtime is not wired into this build yet: only serial, rayon and chili ran; \
-             `stats` are absent (null) for them by design."
-                .to_string(),
-        );
-    }
+    notes.push(
+        "stats are splitsteal's exact counters (per-run medians); absent (null, `-`) for serial, rayon and chili."
+            .into(),
+    );
     let mut out = ModeOutput {
         tables: tables(&records),
         records,
