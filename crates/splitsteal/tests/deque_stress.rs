@@ -100,6 +100,19 @@ impl Poll for Split<Task> {
     }
 }
 
+/// Raises its flag if dropped while panicking: a failed assertion on the owner's thread
+/// then stops the thieves instead of leaving them waiting for a drained deque (a hang).
+struct AbortOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            // Release: nothing to publish really; pairs with the thieves' Acquire.
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// Tasks kept for the end of the run (see `stress`).
 const RESERVE: usize = 64;
 
@@ -125,12 +138,14 @@ fn stress<D: Owner<Task> + Poll>(name: &str, capacity: usize) -> u64 {
     let done = AtomicBool::new(false);
     let requested = AtomicBool::new(false);
     let stole_any = AtomicBool::new(false);
+    let aborted = AtomicBool::new(false);
     let start = Instant::now();
     let (owner, thieves) = std::thread::scope(|scope| {
         let thieves: Vec<_> = (0..THIEVES)
             .map(|_| {
                 let s = stealer.clone();
                 let (done, requested, stole_any) = (&done, &requested, &stole_any);
+                let aborted = &aborted;
                 scope.spawn(move || {
                     let mut tally = Tally::default();
                     let mut failures = 0u32;
@@ -157,9 +172,13 @@ fn stress<D: Owner<Task> + Poll>(name: &str, capacity: usize) -> u64 {
                                 }
                             }
                         }
+                        // Acquire: the owner panicked; the test fails there.
+                        if aborted.load(Ordering::Acquire) {
+                            break;
+                        }
                         // Spin a little, then let the owner run (two cores are shared).
                         failures = failures.wrapping_add(1);
-                        if failures % 32 == 0 {
+                        if failures.is_multiple_of(32) {
                             std::thread::yield_now();
                         } else {
                             std::hint::spin_loop();
@@ -169,6 +188,7 @@ fn stress<D: Owner<Task> + Poll>(name: &str, capacity: usize) -> u64 {
                 })
             })
             .collect();
+        let _abort = AbortOnPanic(&aborted);
         let mut tally = Tally::default();
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let mut next = 1;
@@ -182,7 +202,11 @@ fn stress<D: Owner<Task> + Poll>(name: &str, capacity: usize) -> u64 {
             // (the deque fills up, thieves find work) or 0..16 pops (it drains to zero, the
             // owner and the thieves race for the last tasks).
             round += 1;
-            let max_pops = if (round / 256) % 2 == 0 { 8 } else { 16 };
+            let max_pops = if (round / 256).is_multiple_of(2) {
+                8
+            } else {
+                16
+            };
             for _ in 0..rng.below(12) {
                 if next > main {
                     break;

@@ -108,6 +108,30 @@ impl Tally {
     }
 }
 
+/// The owner's exit, normal or by a panic: stops the signaller (and waits until it has sent
+/// its last signal, so no signal targets a finished thread), clears the exposer, and on a
+/// panic stops the thieves too (instead of leaving them waiting for a drained deque).
+struct OwnerExit<'a> {
+    signalling: &'a AtomicBool,
+    signaller_stopped: &'a AtomicBool,
+    aborted: &'a AtomicBool,
+}
+
+impl Drop for OwnerExit<'_> {
+    fn drop(&mut self) {
+        // Release: the signaller stops; Acquire: its last `pthread_kill` is behind us.
+        self.signalling.store(false, Ordering::Release);
+        while !self.signaller_stopped.load(Ordering::Acquire) {
+            std::thread::yield_now();
+        }
+        EXPOSER.with(|e| e.set(None));
+        if std::thread::panicking() {
+            // Release: pairs with the thieves' Acquire.
+            self.aborted.store(true, Ordering::Release);
+        }
+    }
+}
+
 #[test]
 fn exposure_by_signal_keeps_exactly_once() {
     let signal = libc::SIGRTMIN() + 3;
@@ -118,6 +142,7 @@ fn exposure_by_signal_keeps_exactly_once() {
     let signalling = AtomicBool::new(true);
     let signaller_stopped = AtomicBool::new(false);
     let done = AtomicBool::new(false);
+    let aborted = AtomicBool::new(false);
     let stolen = AtomicUsize::new(0);
     let start = Instant::now();
 
@@ -127,7 +152,7 @@ fn exposure_by_signal_keeps_exactly_once() {
         let thieves: Vec<_> = (0..THIEVES)
             .map(|_| {
                 let s = stealer.clone();
-                let (done, stolen) = (&done, &stolen);
+                let (done, stolen, aborted) = (&done, &stolen, &aborted);
                 scope.spawn(move || {
                     let mut tally = Tally::default();
                     let mut failures = 0u32;
@@ -143,8 +168,12 @@ fn exposure_by_signal_keeps_exactly_once() {
                             Steal::Empty if done.load(Ordering::Acquire) && s.is_empty() => break,
                             _ => {}
                         }
+                        // Acquire: the owner panicked; the test fails there.
+                        if aborted.load(Ordering::Acquire) {
+                            break;
+                        }
                         failures = failures.wrapping_add(1);
-                        if failures % 32 == 0 {
+                        if failures.is_multiple_of(32) {
                             std::thread::yield_now();
                         } else {
                             std::hint::spin_loop();
@@ -185,6 +214,11 @@ fn exposure_by_signal_keeps_exactly_once() {
 
         // The owner.
         EXPOSER.with(|e| e.set(Some(d.signal_exposer())));
+        let exit = OwnerExit {
+            signalling: &signalling,
+            signaller_stopped: &signaller_stopped,
+            aborted: &aborted,
+        };
         // SAFETY: `pthread_self` has no preconditions.
         owner_thread.store(unsafe { libc::pthread_self() } as u64, Ordering::Relaxed);
         // Release: publishes the thread id.
@@ -210,7 +244,11 @@ fn exposure_by_signal_keeps_exactly_once() {
             round += 1;
             // Phases of 256 rounds: the deque fills up (more pushes than pops), then drains
             // (the private part runs dry, `pop` falls through to `pop_public_bottom`).
-            let max_pops = if (round / 256) % 2 == 0 { 8 } else { 16 };
+            let max_pops = if (round / 256).is_multiple_of(2) {
+                8
+            } else {
+                16
+            };
             for _ in 0..below(12) {
                 match d.push(NonZeroUsize::new(next).unwrap()) {
                     Ok(()) => next += 1,
@@ -228,12 +266,7 @@ fn exposure_by_signal_keeps_exactly_once() {
                 }
             }
         }
-        // Release: the signaller stops; Acquire: its last `pthread_kill` is behind us.
-        signalling.store(false, Ordering::Release);
-        while !signaller_stopped.load(Ordering::Acquire) {
-            std::thread::yield_now();
-        }
-        EXPOSER.with(|e| e.set(None));
+        drop(exit);
         while let Some(t) = d.pop() {
             tally.take(t);
         }
