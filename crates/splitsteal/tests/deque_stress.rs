@@ -7,8 +7,8 @@
 //! [`Owner`]; the split deque's owner also answers the thieves' exposure requests
 //! (a thief that sees [`Steal::PrivateWork`] raises a flag the owner polls, as in LCWS).
 //!
-//! Size: `SPLITSTEAL_STRESS_TASKS` tasks per deque (default 4,000,000 in release builds and
-//! 1,000,000 in debug builds, so the file stays within a minute on two shared cores).
+//! Size: `SPLITSTEAL_STRESS_TASKS` tasks per deque (default 16,000,000 in release builds and
+//! 2,000,000 in debug builds, so the file stays within a minute on two shared cores).
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,9 +25,9 @@ fn tasks() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(if cfg!(debug_assertions) {
-            1_000_000
+            2_000_000
         } else {
-            4_000_000
+            16_000_000
         })
 }
 
@@ -87,15 +87,16 @@ impl Poll for Locked<Task> {}
 impl Poll for Split<Task> {
     fn poll(&mut self, requested: &AtomicBool, rng: &mut Rng) {
         // Relaxed: a hint; a lost or late request only delays an exposure (000 §7).
-        // Also exposes unasked now and then, so thieves find public work more often.
-        if requested.load(Ordering::Relaxed) || rng.below(16) == 0 {
+        // Also exposes unasked now and then, sometimes everything, so that thieves find
+        // public work often and the owner's pops race them in `pop_public_bottom`.
+        if requested.load(Ordering::Relaxed) || rng.below(8) == 0 {
             requested.store(false, Ordering::Relaxed);
-            let how = match rng.below(3) {
-                0 => Exposure::One,
-                1 => Exposure::Conservative,
-                _ => Exposure::Half,
-            };
-            self.expose(how);
+            match rng.below(4) {
+                0 => _ = self.expose(Exposure::One),
+                1 => _ = self.expose(Exposure::Conservative),
+                2 => _ = self.expose(Exposure::Half),
+                _ => while self.expose(Exposure::Half) > 0 {},
+            }
         }
     }
 }

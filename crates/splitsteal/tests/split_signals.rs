@@ -242,14 +242,16 @@ fn exposure_by_signal_keeps_exactly_once() {
                 break;
             }
             round += 1;
-            // Phases of 256 rounds: the deque fills up (more pushes than pops), then drains
-            // (the private part runs dry, `pop` falls through to `pop_public_bottom`).
-            let max_pops = if (round / 256).is_multiple_of(2) {
-                8
-            } else {
-                16
+            // Phases of 256 rounds: the deque fills up (more pushes than pops), drains (the
+            // private part runs dry, `pop` falls through to `pop_public_bottom`), or holds
+            // one private task at a time (push, pop: a signal inside `pop_private` can then
+            // expose the very task being popped: 003's race).
+            let (max_pushes, max_pops) = match (round / 256) % 3 {
+                0 => (12, 8),
+                1 => (12, 16),
+                _ => (2, 2),
             };
-            for _ in 0..below(12) {
+            for _ in 0..below(max_pushes) {
                 match d.push(NonZeroUsize::new(next).unwrap()) {
                     Ok(()) => next += 1,
                     Err(Full(_)) => {
