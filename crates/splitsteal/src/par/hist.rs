@@ -230,7 +230,12 @@ mod tests {
     fn histogram_matches_sequential() {
         let mut rng = Rng(17);
         for n in sizes() {
-            for buckets in [1usize, 2, 10, 1000, 100_000] {
+            let bucket_counts: &[usize] = if cfg!(miri) {
+                &[1, 2, 10]
+            } else {
+                &[1, 2, 10, 1000, 100_000]
+            };
+            for &buckets in bucket_counts {
                 let v = rng.vec(n, buckets as u64);
                 let mut want = vec![0usize; buckets];
                 v.iter().for_each(|&x| want[x as usize] += 1);
