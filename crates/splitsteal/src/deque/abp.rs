@@ -47,6 +47,11 @@
 //! - A reset stores `bot = 0` before publishing the new tag (Release store, or the CAS),
 //!   and thieves load `age` with Acquire: a thief that sees the new tag sees the reset
 //!   `bot` (or a later one).
+//! - The owner reads `age` with Acquire (after its fence, and on a failed CAS): a thief
+//!   whose CAS the owner observed then happens before the owner's later slot writes, so its
+//!   speculative slot read cannot return one of them (C11 allows that load-buffering
+//!   outcome with a relaxed read; no x86 or ARM core produces it, and on x86 the Acquire is
+//!   free).
 //!
 //! # Synchronization per operation (counted in [`crate::stats`])
 //!
@@ -246,8 +251,10 @@ impl<T: Task> Owner<T> for Abp<T> {
         seq_cst_fence(Side::Owner);
         // Relaxed: the slot was written by this thread.
         let raw = inner.slot(new_bot).load(Ordering::Relaxed);
-        // Relaxed: ordered after the fence above, which is what the race argument needs.
-        let old = Age::unpack(inner.age.load(Ordering::Relaxed));
+        // Acquire (after the fence, which is what the race argument needs): if this reads a
+        // thief's CAS, that thief's earlier speculative slot read happens before our later
+        // slot writes, so it cannot return one of them (C11 load buffering).
+        let old = Age::unpack(inner.age.load(Ordering::Acquire));
         let top = old.top as usize;
         if new_bot > top {
             // Another task sits above ours: no thief can reach slot `new_bot`.
@@ -269,10 +276,11 @@ impl<T: Task> Owner<T> for Abp<T> {
             // One task left: race the thieves for it.
             count_cas(Side::Owner);
             // SeqCst on success: totally ordered with the thieves' CAS, and releases the
-            // reset `bot`; Relaxed on failure: the value is not used.
+            // reset `bot`; Acquire on failure: as for the load above (the winning thief's
+            // slot read happens before our next slot writes).
             if inner
                 .age
-                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Relaxed)
+                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Acquire)
                 .is_ok()
             {
                 // SAFETY: we won the last task; its slot holds a pushed value.
