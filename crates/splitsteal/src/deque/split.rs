@@ -50,7 +50,8 @@
 //!   only after an Acquire load of `public_bot` that covers it.
 //! - Every store to `public_bot` is Release: it publishes the slots below it.
 //! - `pop_public_bottom` fences (`SeqCst`) between its `public_bot` store and its `age`
-//!   load (ABP's StoreLoad fence); a thief fences between its `age` load and its
+//!   load (ABP's StoreLoad fence), and loads `age` with Acquire so that a thief's
+//!   speculative slot read cannot see the owner's later writes; a thief fences between its `age` load and its
 //!   `public_bot` load (the Lê et al. pattern), but only once it has seen a non-empty public
 //!   part, so failing attempts on empty deques execute no fence.
 //! - Resets store `public_bot = 0` before publishing the new tag with a Release store or
@@ -338,8 +339,10 @@ impl<T: Task> Split<T> {
         seq_cst_fence(Side::Owner);
         // Relaxed: the slot was written by this thread.
         let raw = self.slot(new_bot).load(Ordering::Relaxed);
-        // Relaxed: ordered after the fence above, which is what the race argument needs.
-        let old = Age::unpack(inner.age.load(Ordering::Relaxed));
+        // Acquire (after the fence, which the race argument needs): a thief's successful
+        // CAS that we observe then happens before our later slot writes, so its speculative
+        // slot read cannot return them (C11 load buffering; free on x86). As in `Abp`.
+        let old = Age::unpack(inner.age.load(Ordering::Acquire));
         let top = old.top as usize;
         if new_bot > top {
             // Another public task sits above ours: no thief can reach slot `new_bot`.
@@ -362,10 +365,11 @@ impl<T: Task> Split<T> {
             // One task left: race the thieves for it.
             count_cas(Side::Owner);
             // SeqCst on success: orders with the thieves' CAS and publishes the reset
-            // bottom (release); Relaxed on failure: the value is not used.
+            // bottom (release). Acquire on failure: the winning thief's CAS then happens
+            // before our later slot writes (see the `age` load above).
             if inner
                 .age
-                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Relaxed)
+                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Acquire)
                 .is_ok()
             {
                 // SAFETY: we won the last task; its slot holds a pushed value.
