@@ -237,6 +237,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         threads: (!args.threads.is_empty()).then(|| args.threads.clone()),
         pool_options: PoolOptions {
             lcws_window: args.lcws_window,
+            ..PoolOptions::default()
         },
         out: args.out.clone(),
         progress: Progress::hidden(),
@@ -275,7 +276,8 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
             format!(
                 "splitsteal pools: {}",
                 PoolOptions {
-                    lcws_window: args.lcws_window
+                    lcws_window: args.lcws_window,
+                    ..PoolOptions::default()
                 }
                 .describe()
             ),
@@ -359,25 +361,17 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         let dir = readme.parent().unwrap_or(Path::new("."));
         let prefix = html::relative_path(dir, &args.out);
         let prefix = format!("{}/", prefix.display());
-        let suite: Vec<(Mode, ModeOutput)> = outputs
-            .into_iter()
-            .filter(|(m, _)| *m == Mode::Suite)
-            .map(|(m, mut o)| {
-                // The README gets the summaries and targets, not the full per-cell table.
-                if o.tables.len() > 1 {
-                    o.tables.remove(0);
-                }
-                (m, o)
-            })
-            .collect();
-        if suite.is_empty() {
+        let Some((_, suite)) = outputs.iter().find(|(m, _)| *m == Mode::Suite) else {
             return Err("--update-readme needs the suite mode".into());
-        }
-        let section = html::markdown(&info, &suite, &prefix).replacen(
-            "## splitsteal benchmark report",
-            "### Latest suite run",
-            1,
-        );
+        };
+        // The README gets the summaries and targets, not the full per-cell table.
+        let brief = ModeOutput {
+            records: Vec::new(),
+            tables: suite.tables.iter().skip(1).cloned().collect(),
+            plots: suite.plots.clone(),
+            notes: suite.notes.clone(),
+        };
+        let section = html::readme_section(&info, &brief, &prefix);
         let text =
             std::fs::read_to_string(readme).map_err(|e| format!("{}: {e}", readme.display()))?;
         let new = html::replace_section(&text, &section)

@@ -113,23 +113,49 @@ pub fn markdown(info: &RunInfo, modes: &[(Mode, ModeOutput)], plot_prefix: &str)
     s
 }
 
+/// The generated section of a README: run facts, the mode's notes, plot links (prefixed
+/// with `plot_prefix`) and tables, with no heading of its own.
+pub fn readme_section(info: &RunInfo, out: &ModeOutput, plot_prefix: &str) -> String {
+    let mut s = String::new();
+    for l in info.lines() {
+        let _ = writeln!(s, "- {l}");
+    }
+    s.push('\n');
+    for n in &out.notes {
+        let _ = writeln!(s, "{n}\n");
+    }
+    for p in &out.plots {
+        let _ = writeln!(s, "- [{}]({plot_prefix}{})", p.caption, p.file);
+    }
+    for t in &out.tables {
+        s.push('\n');
+        s.push_str(&t.to_markdown());
+    }
+    s
+}
+
 /// Start and end markers of the generated section of a README.
 pub const README_MARKERS: (&str, &str) =
     ("<!-- bench-report:start -->", "<!-- bench-report:end -->");
 
-/// Replaces the text between [`README_MARKERS`] in `readme` with `section`.
+/// Replaces the text between [`README_MARKERS`] in `readme` with `section`. The markers
+/// must stand on lines of their own (so that a README may mention them in its text).
 pub fn replace_section(readme: &str, section: &str) -> Result<String, String> {
     let (a, b) = README_MARKERS;
-    let start = readme
-        .find(a)
-        .ok_or_else(|| format!("marker `{a}` not found"))?
-        + a.len();
-    let end = readme[start..]
-        .find(b)
-        .map(|e| start + e)
-        .ok_or_else(|| format!("marker `{b}` not found after `{a}`"))?;
+    let line_at = |marker: &str, from: usize| -> Option<(usize, usize)> {
+        let mut pos = from;
+        for line in readme[from..].split_inclusive('\n') {
+            if line.trim() == marker {
+                return Some((pos, pos + line.len()));
+            }
+            pos += line.len();
+        }
+        None
+    };
+    let (_, start) = line_at(a, 0).ok_or_else(|| format!("no line `{a}`"))?;
+    let (end, _) = line_at(b, start).ok_or_else(|| format!("no line `{b}` after `{a}`"))?;
     Ok(format!(
-        "{}\n{}\n{}",
+        "{}{}\n{}",
         &readme[..start],
         section.trim(),
         &readme[end..]

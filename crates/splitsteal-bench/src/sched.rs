@@ -32,6 +32,9 @@ pub struct PoolOptions {
     /// `ThreadPoolBuilder::lcws_window` (`None`: the runtime's default;
     /// `Some(usize::MAX)`: push at every join, as the papers' algorithms do).
     pub lcws_window: Option<usize>,
+    /// `ThreadPoolBuilder::record_start_latency` (the runtime's start-latency recorder,
+    /// read with [`Scheduler::take_start_latencies`]).
+    pub record_start_latency: bool,
 }
 
 impl PoolOptions {
@@ -324,6 +327,9 @@ impl Scheduler {
                 if let Some(w) = opts.lcws_window {
                     b = b.lcws_window(w);
                 }
+                if opts.record_start_latency {
+                    b = b.record_start_latency(true);
+                }
                 Pool::Splitsteal(
                     b.build()
                         .map_err(|e| format!("splitsteal pool ({p}, {threads} threads): {e}"))?,
@@ -350,6 +356,15 @@ impl Scheduler {
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The task starts the runtime recorded since the last call (splitsteal pools built
+    /// with [`PoolOptions::record_start_latency`]; `None` otherwise).
+    pub fn take_start_latencies(&self) -> Option<splitsteal::StartLatencies> {
+        match &self.pool {
+            Pool::Splitsteal(pool) => pool.take_start_latencies(),
+            _ => None,
+        }
     }
 
     /// `name@threads`, e.g. `rayon@2`.

@@ -12,6 +12,7 @@ use crate::modes::{scheduler_order, Env, ModeOutput};
 use crate::plot::{Lines, Series};
 use crate::report::{quantile_sorted, sorted, Record, Table};
 use crate::runner::{build_pools, cells};
+use crate::sched::PoolOptions;
 use crate::workloads::latency::{summarize, StartLatency, TASK_SPIN};
 use crate::workloads::{panic_message, Size, Workload};
 
@@ -39,7 +40,14 @@ fn us(d: Duration) -> f64 {
 /// Runs the experiment.
 pub fn run(env: &Env) -> ModeOutput {
     let cs = cells(&env.parallel_kinds(), &env.threads_or(&[2]));
-    let pools = build_pools(&cs, env.pool_options);
+    // splitsteal pools also record starts with the runtime's recorder, as a cross-check of
+    // the in-workload clock reads (the recorder sees jobs, not the tasks of joins that ran
+    // inline without becoming jobs).
+    let opts = PoolOptions {
+        record_start_latency: true,
+        ..env.pool_options
+    };
+    let pools = build_pools(&cs, opts);
     let runs = env.reps_or(RUNS.0, RUNS.1, RUNS.2);
     let mut records = Vec::new();
     for n in task_counts(env.size) {
@@ -47,6 +55,8 @@ pub fn run(env: &Env) -> ModeOutput {
         let mut first: Vec<Vec<f64>> = vec![Vec::new(); pools.len()];
         let mut last: Vec<Vec<f64>> = vec![Vec::new(); pools.len()];
         let mut other: Vec<usize> = vec![0; pools.len()];
+        let mut rt_first: Vec<Vec<f64>> = vec![Vec::new(); pools.len()];
+        let mut rt_last: Vec<Vec<f64>> = vec![Vec::new(); pools.len()];
         let mut times: Vec<Vec<f64>> = vec![Vec::new(); pools.len()];
         let mut errors: Vec<Option<String>> = pools
             .iter()
@@ -64,8 +74,10 @@ pub fn run(env: &Env) -> ModeOutput {
                 env.progress.msg(label.clone());
                 env.watchdog.begin(label);
                 let input = w.input();
+                let _ = s.take_start_latencies(); // drop anything recorded before this run
                 let res = catch_unwind(AssertUnwindSafe(|| s.run(&w, input)));
                 env.watchdog.end();
+                let rt = s.take_start_latencies();
                 let t = match res {
                     Ok(t) => t,
                     Err(p) => {
@@ -89,6 +101,14 @@ pub fn run(env: &Env) -> ModeOutput {
                         first[i].push(us(f));
                         other[i] += 1;
                     }
+                    if let Some(rt) = rt {
+                        if let Some(f) = rt.first_on_other_worker() {
+                            rt_first[i].push(us(f.since_origin));
+                        }
+                        if let Some(l) = rt.last() {
+                            rt_last[i].push(us(l.since_origin));
+                        }
+                    }
                 }
             }
         }
@@ -108,7 +128,17 @@ pub fn run(env: &Env) -> ModeOutput {
                 let l = sorted(&last[i]);
                 r.extra.insert("n".into(), n as f64);
                 r.extra.insert("runs_with_other".into(), other[i] as f64);
-                for (name, s) in [("first_other", &f), ("last", &l)] {
+                let rf = sorted(&rt_first[i]);
+                let rl = sorted(&rt_last[i]);
+                if !rl.is_empty() {
+                    r.extra.insert("rt_runs_with_other".into(), rf.len() as f64);
+                }
+                for (name, s) in [
+                    ("first_other", &f),
+                    ("last", &l),
+                    ("rt_first_other", &rf),
+                    ("rt_last", &rl),
+                ] {
                     if !s.is_empty() {
                         r.extra
                             .insert(format!("{name}_p50_us"), quantile_sorted(s, 0.5));
@@ -205,7 +235,42 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
          ideal last = (⌈N/P⌉ − 1) × spin.",
         TASK_SPIN.as_micros()
     ));
-    vec![tab]
+    let mut rt = Table::new(
+        "latency, splitsteal's own start-latency recorder (µs after the origin job started): first job on the other worker, last job",
+        &["N", "policy", "w/ other", "first p50", "first p90", "first max", "last p50", "last p90", "last max"],
+    );
+    for r in recs
+        .iter()
+        .filter(|r| r.extra.contains_key("rt_last_p50_us"))
+    {
+        rt.row(vec![
+            r.extra
+                .get("n")
+                .map(|n| format!("{n:.0}"))
+                .unwrap_or_default(),
+            r.scheduler.clone(),
+            r.extra
+                .get("rt_runs_with_other")
+                .map(|v| format!("{v:.0}"))
+                .unwrap_or_else(|| "-".into()),
+            g(r, "rt_first_other_p50_us"),
+            g(r, "rt_first_other_p90_us"),
+            g(r, "rt_first_other_max_us"),
+            g(r, "rt_last_p50_us"),
+            g(r, "rt_last_p90_us"),
+            g(r, "rt_last_max_us"),
+        ]);
+    }
+    rt.notes.push(
+        "The recorder stamps every job a worker starts (the origin included); a join whose second closure ran inline \
+         without becoming a job (LCWS private window) is not a job. Compare with the in-workload clock reads above."
+            .into(),
+    );
+    if rt.rows.is_empty() {
+        vec![tab]
+    } else {
+        vec![tab, rt]
+    }
 }
 
 fn plots(env: &Env, out: &mut ModeOutput) {

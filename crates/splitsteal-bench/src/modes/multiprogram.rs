@@ -5,8 +5,8 @@
 //! a constant of about 1, where `P_A` is the processor average: the processors the kernel
 //! actually gave the computation. Here `P_A` is measured as the process's CPU time divided
 //! by the wall time of the run (so time a thief spends spinning counts as given), and `T1`
-//! is the serial elision's time measured in the same mode; the table reports
-//! `T / (T1/P_A)` for every scheduler.
+//! is the CPU time of the serial elision's run measured in the same mode (its wall time on a
+//! dedicated machine); the table reports `T / (T1/P_A)` for every scheduler.
 
 use crate::hog::Hog;
 use crate::modes::{scheduler_order, Env, ModeOutput};
@@ -115,7 +115,13 @@ pub fn run(env: &Env) -> ModeOutput {
             &env.progress,
             &env.watchdog,
         );
-        t1.push(r[0].median_s);
+        // T1 is the serial run's CPU time (its wall time on a dedicated machine): the
+        // processor average is measured from CPU time too, so other load on the machine
+        // cancels out of T / (T1/P_A).
+        t1.push(
+            r[0].median_s
+                .map(|m| m * r[0].extra.get("p_a").copied().unwrap_or(1.0).min(1.0)),
+        );
         env.save_partial(&r);
         out.records.extend(r);
     }
@@ -277,7 +283,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         ratio.row(row);
     }
     ratio.notes.push(format!(
-        "T1 = serial elision time on the same input (no hog). This machine has {} cores; with a hog, a fair kernel gives P workers {}·P/(P+1) cores. \
+        "T1 = CPU time of the serial elision on the same input (no hog). This machine has {} cores; with a hog, a fair kernel gives P workers {}·P/(P+1) cores. \
          A ratio above 1 is CPU time wasted (spinning, preempted lock holders, ...).",
         cores(),
         cores()

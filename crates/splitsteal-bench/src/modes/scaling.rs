@@ -30,6 +30,7 @@ pub fn ns(size: Size) -> Vec<u32> {
 pub fn options(env: &Env) -> PoolOptions {
     PoolOptions {
         lcws_window: env.pool_options.lcws_window.or(Some(usize::MAX)),
+        ..env.pool_options
     }
 }
 
