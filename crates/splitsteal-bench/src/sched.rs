@@ -179,7 +179,7 @@ impl ForkJoin for RayonCtx {
 /// not the caller's, so a wrapper *type* cannot carry it; this one keeps a raw pointer to
 /// the scope with the lifetime erased to `'static`.
 ///
-/// Why that is sound: a `ChiliCtx` can only be created by [`ChiliCtx::enter`], which
+/// Why that is sound: a `ChiliCtx` can only be created by `ChiliCtx::enter` (private), which
 /// builds it on its own stack frame from a `&mut Scope<'_>` that outlives the call, and
 /// lends it out only as `&mut ChiliCtx` for the duration of the call. `ChiliCtx` is neither
 /// `Clone` nor `Default` and has no public constructor, so code holding the `&mut` cannot
