@@ -262,6 +262,8 @@ pub struct Lines {
     pub log_x: bool,
     /// Logarithmic y axis.
     pub log_y: bool,
+    /// The x values are base-2 logarithms: label them `2^x` (2, 8, 32, ...).
+    pub x_pow2: bool,
 }
 
 impl Lines {
@@ -340,7 +342,15 @@ impl Lines {
             .build_cartesian_2d(x, y)?;
         chart
             .configure_mesh()
-            .x_label_formatter(&|v: &f64| fmt_axis(*v))
+            .x_label_formatter(&|v: &f64| {
+                if !self.x_pow2 {
+                    fmt_axis(*v)
+                } else if (v - v.round()).abs() < 1e-6 {
+                    fmt_axis(2f64.powf(v.round()))
+                } else {
+                    String::new()
+                }
+            })
             .y_label_formatter(&|v: &f64| fmt_axis(*v))
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
@@ -399,6 +409,7 @@ mod tests {
             ],
             log_x: false,
             log_y: true,
+            x_pow2: false,
         };
         l.draw(&dir.join("l.svg")).unwrap();
         let svg = std::fs::read_to_string(dir.join("b.svg")).unwrap();

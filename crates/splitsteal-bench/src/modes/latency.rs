@@ -295,7 +295,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
                     out.records
                         .iter()
                         .filter(|r| r.experiment == "latency" && &r.scheduler == s)
-                        .filter_map(|r| Some((*r.extra.get("n")?, *r.extra.get(key)?)))
+                        .filter_map(|r| Some((r.extra.get("n")?.log2(), *r.extra.get(key)?)))
                         .collect(),
                     false,
                 )
@@ -307,7 +307,8 @@ fn plots(env: &Env, out: &mut ModeOutput) {
                 "ideal".into(),
                 task_counts(env.size)
                     .into_iter()
-                    .map(|n| (n as f64, ideal_last_us(n, p).max(0.1)))
+                    .map(|n| ((n as f64).log2(), ideal_last_us(n, p)))
+                    .filter(|&(_, y)| y > 0.0)
                     .collect(),
                 true,
             ));
@@ -317,8 +318,9 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             x_desc: "N (tasks spawned)".into(),
             y_desc: "µs after the origin's t0".into(),
             series,
-            log_x: true,
+            log_x: false,
             log_y: true,
+            x_pow2: true,
         };
         env.plot(&mut out.plots, &mut out.notes, file, title, |p| l.draw(p));
     }

@@ -243,6 +243,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             series,
             log_x: false,
             log_y: true,
+            x_pow2: false,
         };
         env.plot(
             &mut out.plots,
@@ -275,6 +276,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
         series,
         log_x: false,
         log_y: true,
+        x_pow2: false,
     };
     env.plot(
         &mut out.plots,
