@@ -22,7 +22,11 @@ fn main() {
     println!("serial {:?}", t.elapsed());
     for threads in [1, 2] {
         for &p in Policy::ALL {
-            let pool = ThreadPoolBuilder::new().num_threads(threads).policy(p).build().unwrap();
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .policy(p)
+                .build()
+                .unwrap();
             pool.install(|| fib(20));
             pool.reset_stats();
             let t = Instant::now();

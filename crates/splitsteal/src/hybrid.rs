@@ -81,8 +81,10 @@ impl Hybrid {
         // sees stale values steals a little early or late, never incorrectly.
         self.origin_ns.store(now, Ordering::Relaxed);
         self.mails_since_origin.store(0, Ordering::Relaxed);
-        self.gate_open
-            .store(self.gate_mails == 0 && self.gate_delay.is_zero(), Ordering::Relaxed);
+        self.gate_open.store(
+            self.gate_mails == 0 && self.gate_delay.is_zero(),
+            Ordering::Relaxed,
+        );
     }
 
     /// Counts one mailed task towards opening the gate.

@@ -17,8 +17,7 @@ use std::panic::{self, AssertUnwindSafe};
 use crate::job::StackJob;
 use crate::latch::{JoinLatch, Probe};
 use crate::worker::{
-    AbpFlavor, ChaseLevFlavor, Flavor, Kind, LockedFlavor, PollFlavor, SignalFlavor,
-    WorkerThread,
+    AbpFlavor, ChaseLevFlavor, Flavor, Kind, LockedFlavor, PollFlavor, SignalFlavor, WorkerThread,
 };
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.

@@ -46,12 +46,11 @@ mod worker;
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
 pub use hybrid::Mailing;
-pub use latency::{StartLatencies, TaskStart};
 pub use join::join;
+pub use latency::{StartLatencies, TaskStart};
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
-    current_num_threads, current_thread_index, BuildError, Current, ThreadPool,
-    ThreadPoolBuilder,
+    current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
 };
 pub use scope::{scope, Scope};
 pub use stats::{Stats, SyncCounts};

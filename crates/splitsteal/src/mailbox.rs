@@ -79,7 +79,11 @@ impl Proxy {
         on_deque_run: unsafe fn(NonNull<JobHeader>),
     ) -> NonNull<Proxy> {
         let task = task.as_ptr();
-        debug_assert_eq!(task.addr() & LOCATIONS, 0, "jobs are at least 4-byte aligned");
+        debug_assert_eq!(
+            task.addr() & LOCATIONS,
+            0,
+            "jobs are at least 4-byte aligned"
+        );
         let proxy = Box::new(Proxy {
             header: JobHeader::new(on_deque_run),
             task_and_tag: AtomicPtr::new(task.map_addr(|a| a | LOCATIONS)),
@@ -189,7 +193,9 @@ impl Mailbox {
         count_rmw(Side::Scheduler);
         // AcqRel: Acquire so that the link we get is initialised (it was published by the
         // previous producer's swap); Release so the next producer sees our `next` null.
-        let link = self.last.swap(ptr::from_ref(next).cast_mut(), Ordering::AcqRel);
+        let link = self
+            .last
+            .swap(ptr::from_ref(next).cast_mut(), Ordering::AcqRel);
         // Release: the consumer's Acquire load of this link sees the proxy's contents.
         // (`link` is `first` or the `next` of a proxy still in the mailbox: the consumer
         // does not release a proxy whose `next` is null while the tail points past it; it
@@ -377,7 +383,10 @@ mod tests {
         for &a in &got {
             let i = (a - 0x1000) / 8;
             let (t, k) = (i / per, i % per);
-            assert!(last[t].is_none_or(|prev| prev < k), "producer {t} out of order");
+            assert!(
+                last[t].is_none_or(|prev| prev < k),
+                "producer {t} out of order"
+            );
             last[t] = Some(k);
         }
         let mut sorted = got;
@@ -498,7 +507,11 @@ mod loom_models {
                 }
             }
             producer.join().unwrap();
-            assert_eq!(got, vec![first.0, second.0], "FIFO, nothing lost or doubled");
+            assert_eq!(
+                got,
+                vec![first.0, second.0],
+                "FIFO, nothing lost or doubled"
+            );
             // SAFETY: the only consumer.
             assert!(unsafe { mb.pop() }.is_none());
             for p in [first, second] {

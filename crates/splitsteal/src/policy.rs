@@ -92,7 +92,11 @@ pub struct ParsePolicyError {
 
 impl fmt::Display for ParsePolicyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown scheduling policy `{}`; valid policies: ", self.given)?;
+        write!(
+            f,
+            "unknown scheduling policy `{}`; valid policies: ",
+            self.given
+        )?;
         for (i, p) in Policy::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;

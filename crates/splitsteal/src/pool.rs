@@ -153,13 +153,16 @@ impl ThreadPoolBuilder {
     pub fn from_env() -> Result<Self, BuildError> {
         let mut builder = ThreadPoolBuilder::new();
         if let Some(value) = env_value(ENV_NUM_THREADS) {
-            let n = value.trim().parse::<usize>().map_err(|_| BuildError::InvalidEnv {
-                var: ENV_NUM_THREADS,
-                value: value.clone(),
-                reason: format!(
-                    "expected a number of threads from 0 (automatic) to {MAX_THREADS}"
-                ),
-            })?;
+            let n = value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| BuildError::InvalidEnv {
+                    var: ENV_NUM_THREADS,
+                    value: value.clone(),
+                    reason: format!(
+                        "expected a number of threads from 0 (automatic) to {MAX_THREADS}"
+                    ),
+                })?;
             if n > MAX_THREADS {
                 return Err(BuildError::InvalidEnv {
                     var: ENV_NUM_THREADS,
@@ -170,11 +173,13 @@ impl ThreadPoolBuilder {
             builder = builder.num_threads(n);
         }
         if let Some(value) = env_value(ENV_POLICY) {
-            let policy = value.parse::<Policy>().map_err(|e| BuildError::InvalidEnv {
-                var: ENV_POLICY,
-                value: value.clone(),
-                reason: e.to_string(),
-            })?;
+            let policy = value
+                .parse::<Policy>()
+                .map_err(|e| BuildError::InvalidEnv {
+                    var: ENV_POLICY,
+                    value: value.clone(),
+                    reason: e.to_string(),
+                })?;
             builder = builder.policy(policy);
         }
         Ok(builder)
@@ -571,8 +576,8 @@ impl Drop for ThreadPool {
         self.registry.terminate();
         let me = WorkerThread::current();
         // SAFETY: a non-null current worker is this thread's own.
-        let on_own_thread = unsafe { me.as_ref() }
-            .is_some_and(|w| Arc::ptr_eq(&w.registry, &self.registry));
+        let on_own_thread =
+            unsafe { me.as_ref() }.is_some_and(|w| Arc::ptr_eq(&w.registry, &self.registry));
         if on_own_thread {
             return; // cannot join ourselves; the workers exit on their own
         }

@@ -11,9 +11,9 @@ use libc::c_int;
 use crate::deque::{Exposure, Steal};
 use crate::hybrid::{Hybrid, Mailing};
 use crate::job::{JobRef, StackJob};
+use crate::latch::{Latch, LockLatch, Probe, WorkerLatch};
 use crate::latency::Recorder;
 use crate::mailbox::Mailbox;
-use crate::latch::{Latch, LockLatch, Probe, WorkerLatch};
 use crate::sleep::Sleep;
 use crate::stats::{count_rmw, Side, Stats, ThreadCounters};
 use crate::worker::{RemoteDeque, WorkerCounters, WorkerThread};
@@ -116,7 +116,11 @@ impl Registry {
     pub(crate) fn new(config: Config, stealers: Vec<RemoteDeque>) -> Registry {
         let n = stealers.len();
         let hybrid = (config.policy == Policy::Hybrid).then(|| {
-            Hybrid::new(config.mailing, config.steal_gate_mails, config.steal_gate_delay)
+            Hybrid::new(
+                config.mailing,
+                config.steal_gate_mails,
+                config.steal_gate_delay,
+            )
         });
         let latency = config.record_start_latency.then(|| Recorder::new(n));
         Registry {
@@ -149,8 +153,10 @@ impl Registry {
         let me = unsafe { libc::pthread_self() };
         // Release: pairs with `pthread()` and `stats()` (Acquire).
         info.pthread.store(me as usize, Ordering::Release);
-        info.counters
-            .store(std::ptr::from_ref(&worker.counters).cast_mut(), Ordering::Release);
+        info.counters.store(
+            std::ptr::from_ref(&worker.counters).cast_mut(),
+            Ordering::Release,
+        );
         info.sync_counters.store(
             crate::stats::thread_counters().cast_mut(),
             Ordering::Release,

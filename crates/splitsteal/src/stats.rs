@@ -28,14 +28,16 @@ impl Counter {
     #[inline(always)]
     pub(crate) fn bump(&self) {
         // Relaxed: single writer; readers only need an eventually-consistent snapshot.
-        self.0.store(self.0.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        self.0
+            .store(self.0.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
     /// Adds `n` (single writer).
     #[inline(always)]
     pub(crate) fn add(&self, n: u64) {
         // Relaxed: as in `bump`.
-        self.0.store(self.0.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+        self.0
+            .store(self.0.load(Ordering::Relaxed) + n, Ordering::Relaxed);
     }
 
     #[inline(always)]

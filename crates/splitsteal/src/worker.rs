@@ -128,8 +128,26 @@ macro_rules! flavor {
 flavor!(LockedFlavor, Locked, Locked<JobRef>, pop, {});
 flavor!(AbpFlavor, Abp, Abp<JobRef>, pop, {});
 flavor!(ChaseLevFlavor, ChaseLev, ChaseLev<JobRef>, pop, {});
-flavor!(PollFlavor, Split, Split<JobRef>, pop_private, { split_window!(); }, POLL);
-flavor!(SignalFlavor, Split, Split<JobRef>, pop_private, { split_window!(); }, SIGNAL);
+flavor!(
+    PollFlavor,
+    Split,
+    Split<JobRef>,
+    pop_private,
+    {
+        split_window!();
+    },
+    POLL
+);
+flavor!(
+    SignalFlavor,
+    Split,
+    Split<JobRef>,
+    pop_private,
+    {
+        split_window!();
+    },
+    SIGNAL
+);
 
 /// The thieves' end of a worker's deque.
 pub(crate) enum RemoteDeque {
@@ -590,33 +608,71 @@ impl WorkerThread {
                 Some(job)
             }
             Steal::PrivateWork => {
-                self.notify(info);
-                None
+                if self.notify(info) {
+                    self.await_exposure(info)
+                } else {
+                    None
+                }
             }
             Steal::Empty | Steal::Abort => None,
         }
     }
 
-    /// Asks `victim`, which has private work only, to expose some.
-    fn notify(&self, info: &WorkerInfo) {
+    /// After asking `info`'s worker to expose work: watch its public part for a short
+    /// while (an exposure takes one poll or one signal delivery, microseconds) instead of
+    /// yielding at once, which on a loaded machine gives the processor away for a whole
+    /// time slice and lets the exposed task be reclaimed by its owner. Looking costs no
+    /// fence while the public part is empty.
+    fn await_exposure(&self, info: &WorkerInfo) -> Option<JobRef> {
+        const CHECKS: u32 = 64;
+        const SPINS_PER_CHECK: u32 = 32;
+        for _ in 0..CHECKS {
+            for _ in 0..SPINS_PER_CHECK {
+                std::hint::spin_loop();
+            }
+            self.counters.steal_attempts.bump();
+            match info.steal() {
+                Steal::Success(job) => {
+                    self.counters.steals.bump();
+                    if self.policy.uses_signals() && info.targeted.load(Ordering::Relaxed) {
+                        info.targeted.store(false, Ordering::Relaxed);
+                    }
+                    return Some(job);
+                }
+                // Still private: keep watching (a lost race also leaves more to take).
+                Steal::PrivateWork | Steal::Abort => {}
+                // The victim ran out of work: look elsewhere.
+                Steal::Empty => return None,
+            }
+        }
+        None
+    }
+
+    /// Asks the worker of `info`, which has private work only, to expose some. Returns
+    /// whether an exposure is on its way (requested now or by an earlier request).
+    fn notify(&self, info: &WorkerInfo) -> bool {
         // Relaxed throughout: the flag is a request and a duplicate-signal filter; a stale
         // read costs at most one extra request.
         if info.targeted.load(Ordering::Relaxed) {
-            return;
+            return true;
         }
         match self.policy {
-            Policy::LcwsPoll => info.targeted.store(true, Ordering::Relaxed),
+            Policy::LcwsPoll => {
+                info.targeted.store(true, Ordering::Relaxed);
+                true
+            }
             Policy::LcwsSignal | Policy::LcwsHalf | Policy::LcwsCons => {
                 if self.policy == Policy::LcwsCons && info.stealer.private_len() < 2 {
-                    return; // 003 "Cons": never ask for the last private task
+                    return false; // 003 "Cons": never ask for the last private task
                 }
                 info.targeted.store(true, Ordering::Relaxed);
                 self.counters.signals.bump();
                 // SAFETY: workers stay alive until every worker stopped stealing
                 // (`Registry::worker_stopping`), and `victim != self.index`.
                 unsafe { exposure::send(info.pthread(), self.registry.config.signal) };
+                true
             }
-            _ => {}
+            _ => false,
         }
     }
 
@@ -686,9 +742,10 @@ impl WorkerThread {
             }
             let registry = &*self.registry;
             let index = self.index;
-            if registry.sleep.sleep(index, || {
-                latch.probe() || registry.has_visible_work(index)
-            }) {
+            if registry
+                .sleep
+                .sleep(index, || latch.probe() || registry.has_visible_work(index))
+            {
                 self.counters.sleeps.bump();
             }
             idle_rounds = 0;

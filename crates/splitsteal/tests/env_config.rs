@@ -21,11 +21,17 @@ fn environment_values_are_validated_with_clear_messages() {
     let err = with_env(Some("abc"), None, ThreadPoolBuilder::from_env).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, BuildError::InvalidEnv { .. }), "{msg}");
-    assert!(msg.contains("SPLITSTEAL_NUM_THREADS") && msg.contains("abc"), "{msg}");
+    assert!(
+        msg.contains("SPLITSTEAL_NUM_THREADS") && msg.contains("abc"),
+        "{msg}"
+    );
 
     let err = with_env(None, Some("fifo"), ThreadPoolBuilder::from_env).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains("SPLITSTEAL_POLICY") && msg.contains("lcws-signal"), "{msg}");
+    assert!(
+        msg.contains("SPLITSTEAL_POLICY") && msg.contains("lcws-signal"),
+        "{msg}"
+    );
 
     let err = with_env(Some("99999"), None, ThreadPoolBuilder::from_env).unwrap_err();
     assert!(err.to_string().contains("at most"), "{err}");

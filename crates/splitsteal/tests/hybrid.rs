@@ -60,7 +60,11 @@ fn every_base_and_mailing_runs_each_task_once_and_frees_every_proxy() {
                             });
                         }
                     });
-                    assert_eq!(ran.load(Ordering::Relaxed), 50, "{base} {mailing:?} x{threads}");
+                    assert_eq!(
+                        ran.load(Ordering::Relaxed),
+                        50,
+                        "{base} {mailing:?} x{threads}"
+                    );
                 }
                 let stats = pool.stats();
                 assert!(stats.mailed > 0, "{base} {mailing:?} x{threads}: {stats:?}");
@@ -91,7 +95,10 @@ fn the_first_task_on_another_worker_arrives_by_mail() {
             for _ in 0..32 {
                 s.spawn(|_| {
                     std::thread::sleep(Duration::from_micros(200));
-                    workers.lock().unwrap().push(splitsteal::current_thread_index().unwrap());
+                    workers
+                        .lock()
+                        .unwrap()
+                        .push(splitsteal::current_thread_index().unwrap());
                 });
             }
         });
@@ -99,13 +106,21 @@ fn the_first_task_on_another_worker_arrives_by_mail() {
         assert_eq!(workers.len(), 32);
         let stats = pool.stats();
         assert_eq!(stats.steals, 0, "{stats:?}");
-        assert!(workers.contains(&0) && workers.contains(&1), "{mailing:?}: {workers:?}");
+        assert!(
+            workers.contains(&0) && workers.contains(&1),
+            "{mailing:?}: {workers:?}"
+        );
         let starts = pool.take_start_latencies().unwrap();
         // 32 tasks and the origin job (the scope body, injected by `pool.scope`).
         assert_eq!(starts.starts.len(), 33, "{starts:?}");
-        let other = starts.first_on_other_worker().expect("a task ran on the other worker");
+        let other = starts
+            .first_on_other_worker()
+            .expect("a task ran on the other worker");
         assert_ne!(other.worker, starts.origin_worker);
-        assert!(starts.starts.windows(2).all(|w| w[0].since_origin <= w[1].since_origin));
+        assert!(starts
+            .starts
+            .windows(2)
+            .all(|w| w[0].since_origin <= w[1].since_origin));
     }
     assert_eq!(splitsteal::__live_proxies(), 0);
 }
@@ -127,7 +142,11 @@ trait Off {
 
 impl Off for ThreadPoolBuilder {
     fn take_start_latencies_is_off(self) -> bool {
-        self.num_threads(1).build().unwrap().take_start_latencies().is_none()
+        self.num_threads(1)
+            .build()
+            .unwrap()
+            .take_start_latencies()
+            .is_none()
     }
 }
 

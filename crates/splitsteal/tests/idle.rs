@@ -28,7 +28,13 @@ fn fib(n: u64) -> u64 {
 fn an_idle_pool_burns_under_one_percent_of_a_core_and_wakes_promptly() {
     let pools: Vec<_> = Policy::ALL
         .iter()
-        .map(|&p| ThreadPoolBuilder::new().num_threads(2).policy(p).build().unwrap())
+        .map(|&p| {
+            ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(p)
+                .build()
+                .unwrap()
+        })
         .collect();
     for pool in &pools {
         assert_eq!(pool.install(|| fib(20)), 6765);

@@ -41,7 +41,11 @@ fn join_does_not_allocate() {
     // One worker: no steals, so nothing but joins runs (a steal is allocation-free too,
     // but a sleeping/waking worker may touch lazily allocated thread state).
     for &policy in Policy::ALL {
-        let pool = ThreadPoolBuilder::new().num_threads(1).policy(policy).build().unwrap();
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .build()
+            .unwrap();
         pool.install(|| fib(5));
         let allocated = pool.install(|| {
             ALLOCATIONS.store(0, Ordering::SeqCst);

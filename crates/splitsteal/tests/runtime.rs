@@ -121,7 +121,10 @@ fn scope_spawns_run_exactly_once_and_may_borrow() {
             }
         });
         assert_eq!(counter.load(Ordering::Relaxed), 200, "{policy}");
-        assert!(out.iter().enumerate().all(|(i, &x)| x == i as u64), "{policy}");
+        assert!(
+            out.iter().enumerate().all(|(i, &x)| x == i as u64),
+            "{policy}"
+        );
     }
 }
 
@@ -135,8 +138,16 @@ fn a_full_deque_runs_joins_inline_and_loses_nothing() {
             .build()
             .unwrap();
         let calls = AtomicU64::new(0);
-        assert_eq!(pool.install(|| fib_counted(18, &calls)), fib_seq(18), "{policy}");
-        assert_eq!(calls.load(Ordering::Relaxed), 2 * fib_seq(19) - 1, "{policy}");
+        assert_eq!(
+            pool.install(|| fib_counted(18, &calls)),
+            fib_seq(18),
+            "{policy}"
+        );
+        assert_eq!(
+            calls.load(Ordering::Relaxed),
+            2 * fib_seq(19) - 1,
+            "{policy}"
+        );
         // Spawns beyond the capacity run inline, too.
         let n = AtomicUsize::new(0);
         pool.scope(|s| {
@@ -154,7 +165,10 @@ fn a_full_deque_runs_joins_inline_and_loses_nothing() {
 fn nested_pools_and_install_from_inside_another_pool() {
     for &outer_policy in Policy::ALL {
         let outer = pool(2, outer_policy);
-        let inner = pool(2, Policy::ALL[(outer_policy as usize + 3) % Policy::ALL.len()]);
+        let inner = pool(
+            2,
+            Policy::ALL[(outer_policy as usize + 3) % Policy::ALL.len()],
+        );
         let total = outer.install(|| {
             let (a, b) = splitsteal::join(
                 || inner.install(|| fib(16)),
@@ -209,7 +223,11 @@ fn one_lcws_worker_executes_no_cas_and_no_fence() {
             pool.reset_stats();
             pool.install(|| fib(22));
             let stats = pool.stats();
-            assert_eq!((stats.cas, stats.fences), (0, 0), "{policy} {window}: {stats:?}");
+            assert_eq!(
+                (stats.cas, stats.fences),
+                (0, 0),
+                "{policy} {window}: {stats:?}"
+            );
             assert_eq!(stats.steal_attempts, 0, "{policy}");
             let joins = fib_seq(23) - 1;
             if window == usize::MAX {
@@ -278,7 +296,10 @@ fn the_private_window_still_exposes_what_thieves_need() {
                 })
             });
             let stats = pool.stats();
-            assert!(stats.steals >= 1 && stats.exposures >= 1, "{policy}: {stats:?}");
+            assert!(
+                stats.steals >= 1 && stats.exposures >= 1,
+                "{policy}: {stats:?}"
+            );
         }
     }
     let e = ThreadPoolBuilder::new().lcws_window(0).build().unwrap_err();
@@ -309,11 +330,20 @@ fn stats_reset_to_zero() {
 
 #[test]
 fn builder_rejects_bad_settings_with_clear_errors() {
-    let e = ThreadPoolBuilder::new().num_threads(100_000).build().unwrap_err();
+    let e = ThreadPoolBuilder::new()
+        .num_threads(100_000)
+        .build()
+        .unwrap_err();
     assert!(e.to_string().contains("at most"), "{e}");
-    let e = ThreadPoolBuilder::new().deque_capacity(0).build().unwrap_err();
+    let e = ThreadPoolBuilder::new()
+        .deque_capacity(0)
+        .build()
+        .unwrap_err();
     assert!(e.to_string().contains("deque_capacity"), "{e}");
-    let e = ThreadPoolBuilder::new().morsel_bytes(100).build().unwrap_err();
+    let e = ThreadPoolBuilder::new()
+        .morsel_bytes(100)
+        .build()
+        .unwrap_err();
     assert!(e.to_string().contains("power of two"), "{e}");
     let e = ThreadPoolBuilder::new()
         .policy(Policy::LcwsSignal)

@@ -17,7 +17,11 @@ fn spin_fib(n: u64) -> u64 {
 /// A task that keeps private work in its deque (so thieves signal its worker) and blocks
 /// in `read` on a pipe and in `thread::sleep` meanwhile.
 fn blocking_under_signals(policy: Policy) {
-    let pool = ThreadPoolBuilder::new().num_threads(2).policy(policy).build().unwrap();
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .policy(policy)
+        .build()
+        .unwrap();
     let mut fds = [0; 2];
     // SAFETY: `pipe` writes two descriptors into the array.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
@@ -65,9 +69,15 @@ fn blocking_under_signals(policy: Policy) {
     let (n, buf, errno) = read_result;
     assert_eq!(n, 4, "{policy}: read failed with errno {errno:?}");
     assert_eq!(&buf, b"ping", "{policy}");
-    assert!(slept >= Duration::from_millis(100), "{policy}: slept {slept:?}");
+    assert!(
+        slept >= Duration::from_millis(100),
+        "{policy}: slept {slept:?}"
+    );
     // The experiment is only meaningful if signals were actually sent meanwhile.
-    assert!(pool.stats().signals > signals_before, "{policy}: no signal was sent");
+    assert!(
+        pool.stats().signals > signals_before,
+        "{policy}: no signal was sent"
+    );
     // SAFETY: closing our own descriptors.
     unsafe {
         libc::close(rd);
@@ -85,7 +95,11 @@ fn blocking_syscalls_in_tasks_survive_exposure_signals() {
 #[test]
 fn signal_policies_compute_correctly_with_many_signals() {
     for &policy in Policy::ALL.iter().filter(|p| p.uses_signals()) {
-        let pool = ThreadPoolBuilder::new().num_threads(3).policy(policy).build().unwrap();
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(3)
+            .policy(policy)
+            .build()
+            .unwrap();
         for _ in 0..5 {
             assert_eq!(pool.install(|| spin_fib(22)), 17711, "{policy}");
         }

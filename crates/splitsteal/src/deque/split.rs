@@ -447,7 +447,8 @@ impl<T: Task> Owner<T> for Split<T> {
         }
         // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
         // raised over it by a Release store that follows this write.
-        self.slot(bot).store(task.into_raw().as_ptr(), Ordering::Relaxed);
+        self.slot(bot)
+            .store(task.into_raw().as_ptr(), Ordering::Relaxed);
         // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
         compiler_fence(Ordering::SeqCst);
         // Relaxed: single writer.
