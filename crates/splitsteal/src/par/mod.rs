@@ -50,10 +50,12 @@
 //! that is a multiple of [`ForkJoin::morsel_bytes`](crate::ForkJoin::morsel_bytes), so two
 //! workers never write the same cache line. The morsel size is a pool builder setting
 //! (`ThreadPoolBuilder::morsel_bytes`), default
-//! [`DEFAULT_MORSEL_BYTES`](crate::fork::DEFAULT_MORSEL_BYTES) = 128: measured with
-//! `--morsel-sweep` of `splitsteal-bench`'s `primitives` example (10^7 u64, 2 threads),
-//! 64 to 1024 bytes are indistinguishable for `tabulate`, `map`, `scan` and `filter`,
-//! while 4 KiB and more slow `tabulate` down by a third; 128 keeps the thesis's two lines.
+//! [`DEFAULT_MORSEL_BYTES`](crate::fork::DEFAULT_MORSEL_BYTES) = 128. Measured with
+//! `--morsel-sweep` of `splitsteal-bench`'s `primitives` example (10^7 u64, 2 threads,
+//! `chase-lev` and `lcws-signal`), 64 B to 16 KiB are within 2% of each other for
+//! `tabulate`, `map`, `scan` and `filter`: leaves are hundreds of KiB, so their few
+//! boundaries cost nothing either way. 128 keeps the thesis's two cache lines (adjacent-line
+//! prefetch), the smallest size that is safe against false sharing everywhere.
 //! Large outputs are also advised onto transparent huge pages (Linux): at 10^7 elements,
 //! 4 KiB page faults were most of the time of `map`, `tabulate` and `scan`.
 //!
