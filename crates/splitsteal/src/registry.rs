@@ -270,10 +270,12 @@ impl Registry {
             }
             if !s.is_null() {
                 // SAFETY: as above (the worker thread's thread-local block).
-                let sync = unsafe { (*s).snapshot() }.total();
-                total.cas += sync.cas;
-                total.fences += sync.fences;
-                total.rmw += sync.rmw;
+                let sync = unsafe { (*s).snapshot() };
+                let working = sync.working();
+                total.cas += working.cas;
+                total.fences += working.fences;
+                total.rmw += working.rmw;
+                total.idle_sync += sync.idle.total();
             }
         }
         total

@@ -67,16 +67,16 @@ impl Sleep {
     /// sleep) says there is something to do. Returns whether it actually slept.
     pub(crate) fn sleep(&self, index: usize, wake_condition: impl Fn() -> bool) -> bool {
         let slot = &self.slots[index];
-        count_rmw(Side::Scheduler);
+        count_rmw(Side::Idle);
         // SeqCst: Dekker with the wakers (they write the condition, then read this slot).
         slot.state.store(SLEEPING, Ordering::SeqCst);
-        count_rmw(Side::Scheduler);
+        count_rmw(Side::Idle);
         // SeqCst: Dekker with `inject` (push, then read the sleeper count).
         self.sleepers.fetch_add(1, Ordering::SeqCst);
         // The wake conditions are read with Acquire loads; this fence puts them after the
         // announcements above in the SeqCst order (C11 fence rules), completing the Dekker
         // pattern formally (on x86 the locked instructions above already do).
-        seq_cst_fence(Side::Scheduler);
+        seq_cst_fence(Side::Idle);
         let mut slept = false;
         if !wake_condition() {
             slept = true;
@@ -90,7 +90,7 @@ impl Sleep {
         // Relaxed: we own our slot; a concurrent waker's CAS either saw SLEEPING (and will
         // unpark us, leaving a harmless token) or sees AWAKE and leaves us alone.
         slot.state.store(AWAKE, Ordering::Relaxed);
-        count_rmw(Side::Scheduler);
+        count_rmw(Side::Idle);
         // Relaxed: the count is a hint for pushers; `inject` uses SeqCst on its side.
         self.sleepers.fetch_sub(1, Ordering::Relaxed);
         slept
@@ -104,7 +104,7 @@ impl Sleep {
         if slot.state.load(Ordering::SeqCst) != SLEEPING {
             return false;
         }
-        count_cas(Side::Scheduler);
+        count_cas(Side::Idle);
         // AcqRel: one waker wins the slot and does the unpark.
         if slot
             .state

@@ -115,9 +115,12 @@ pub struct SyncCounts {
     pub owner: SyncOps,
     /// Executed by thieves (steal attempts).
     pub thief: SyncOps,
-    /// Executed by the scheduler around the deques: join latches, sleep and wake-up,
+    /// Executed by the scheduler around the deques: join latches, scopes, the injector,
     /// mailboxes and task proxies.
     pub scheduler: SyncOps,
+    /// Executed to fall asleep when idle and to wake a sleeping worker: not part of
+    /// scheduling work, so reported apart.
+    pub idle: SyncOps,
 }
 
 impl SyncCounts {
@@ -126,8 +129,13 @@ impl SyncCounts {
         THREAD_COUNTERS.with(|c| c.snapshot())
     }
 
-    /// All sides added.
+    /// All sides added, idle included.
     pub fn total(&self) -> SyncOps {
+        self.owner + self.thief + self.scheduler + self.idle
+    }
+
+    /// What scheduling work executed: the deques and the scheduler, not idle sleeping.
+    pub fn working(&self) -> SyncOps {
         self.owner + self.thief + self.scheduler
     }
 
@@ -144,6 +152,7 @@ impl Add for SyncCounts {
             owner: self.owner + o.owner,
             thief: self.thief + o.thief,
             scheduler: self.scheduler + o.scheduler,
+            idle: self.idle + o.idle,
         }
     }
 }
@@ -161,6 +170,7 @@ impl Sub for SyncCounts {
             owner: self.owner - o.owner,
             thief: self.thief - o.thief,
             scheduler: self.scheduler - o.scheduler,
+            idle: self.idle - o.idle,
         }
     }
 }
@@ -176,8 +186,10 @@ impl Sum for SyncCounts {
 pub(crate) enum Side {
     Owner,
     Thief,
-    /// Latches, sleep, mailboxes, proxies: not a deque operation.
+    /// Latches, scopes, the injector, mailboxes, proxies: not a deque operation.
     Scheduler,
+    /// Falling asleep and waking up.
+    Idle,
 }
 
 /// One thread's counters.
@@ -192,6 +204,9 @@ pub(crate) struct ThreadCounters {
     sched_cas: Counter,
     sched_rmw: Counter,
     sched_fences: Counter,
+    idle_cas: Counter,
+    idle_rmw: Counter,
+    idle_fences: Counter,
 }
 
 impl ThreadCounters {
@@ -206,6 +221,9 @@ impl ThreadCounters {
             sched_cas: Counter::new(),
             sched_rmw: Counter::new(),
             sched_fences: Counter::new(),
+            idle_cas: Counter::new(),
+            idle_rmw: Counter::new(),
+            idle_fences: Counter::new(),
         }
     }
 
@@ -226,6 +244,11 @@ impl ThreadCounters {
                 cas: self.sched_cas.get(),
                 rmw: self.sched_rmw.get(),
                 fences: self.sched_fences.get(),
+            },
+            idle: SyncOps {
+                cas: self.idle_cas.get(),
+                rmw: self.idle_rmw.get(),
+                fences: self.idle_fences.get(),
             },
         }
     }
@@ -249,6 +272,7 @@ pub(crate) fn count_cas(side: Side) {
         Side::Owner => c.owner_cas.bump(),
         Side::Thief => c.thief_cas.bump(),
         Side::Scheduler => c.sched_cas.bump(),
+        Side::Idle => c.idle_cas.bump(),
     })
 }
 
@@ -259,6 +283,7 @@ pub(crate) fn count_rmw(side: Side) {
         Side::Owner => c.owner_rmw.bump(),
         Side::Thief => c.thief_rmw.bump(),
         Side::Scheduler => c.sched_rmw.bump(),
+        Side::Idle => c.idle_rmw.bump(),
     })
 }
 
@@ -269,6 +294,7 @@ pub(crate) fn count_fence(side: Side) {
         Side::Owner => c.owner_fences.bump(),
         Side::Thief => c.thief_fences.bump(),
         Side::Scheduler => c.sched_fences.bump(),
+        Side::Idle => c.idle_fences.bump(),
     })
 }
 
@@ -303,6 +329,9 @@ pub struct Stats {
     pub rmw: u64,
     /// Times a worker went to sleep for lack of work.
     pub sleeps: u64,
+    /// CAS, other RMWs and fences executed to fall asleep and to wake sleepers (not
+    /// included in `cas`, `rmw` and `fences`, which count scheduling work).
+    pub idle_sync: u64,
     /// Tasks mailed to another worker's mailbox (`hybrid`).
     pub mailed: u64,
 }
@@ -327,6 +356,7 @@ impl Sub for Stats {
             fences: self.fences.saturating_sub(o.fences),
             rmw: self.rmw.saturating_sub(o.rmw),
             sleeps: self.sleeps.saturating_sub(o.sleeps),
+            idle_sync: self.idle_sync.saturating_sub(o.idle_sync),
             mailed: self.mailed.saturating_sub(o.mailed),
         }
     }
@@ -345,6 +375,7 @@ impl Add for Stats {
             fences: self.fences + o.fences,
             rmw: self.rmw + o.rmw,
             sleeps: self.sleeps + o.sleeps,
+            idle_sync: self.idle_sync + o.idle_sync,
             mailed: self.mailed + o.mailed,
         }
     }
