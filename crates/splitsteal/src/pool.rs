@@ -98,6 +98,7 @@ pub struct ThreadPoolBuilder {
     steal_after_mails: Option<usize>,
     steal_after: Duration,
     record_start_latency: bool,
+    pin_threads: bool,
     stack_size: Option<usize>,
     thread_name: Option<String>,
 }
@@ -138,6 +139,7 @@ impl ThreadPoolBuilder {
             steal_after_mails: None,
             steal_after: Self::DEFAULT_STEAL_AFTER,
             record_start_latency: false,
+            pin_threads: true,
             stack_size: None,
             thread_name: None,
         }
@@ -273,6 +275,18 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// Pins worker `i` to the `i`-th CPU the process may run on (round-robin when there are
+    /// more workers than CPUs); on by default. Unpinned, Linux often wakes a sleeping worker
+    /// on the CPU of the worker that woke it and may leave both there for milliseconds. A
+    /// classical thief still steals at once and shares the CPU, but an LCWS thief needs the
+    /// victim to run to expose work, so measured on 2 cores a cold `fib(32)` then ran at
+    /// one core's speed in about half of the runs. `false` leaves placement to the OS (for
+    /// example when other programs compete for the cores and migrating helps).
+    pub fn pin_threads(mut self, pin: bool) -> Self {
+        self.pin_threads = pin;
+        self
+    }
+
     /// The worker threads' stack size in bytes (default: Rust's default).
     pub fn stack_size(mut self, bytes: usize) -> Self {
         self.stack_size = Some(bytes);
@@ -350,6 +364,7 @@ impl ThreadPoolBuilder {
                 .unwrap_or(num_threads.saturating_sub(1)),
             steal_gate_delay: self.steal_after,
             record_start_latency: self.record_start_latency,
+            pin_threads: self.pin_threads,
             num_threads,
             signal,
             deque_capacity: self.deque_capacity,

@@ -70,6 +70,8 @@ pub(crate) struct Config {
     pub(crate) steal_gate_mails: usize,
     pub(crate) steal_gate_delay: std::time::Duration,
     pub(crate) record_start_latency: bool,
+    /// Pin worker `i` to the `i`-th allowed CPU (round-robin), or leave placement to the OS.
+    pub(crate) pin_threads: bool,
     pub(crate) num_threads: usize,
     pub(crate) signal: c_int,
     pub(crate) deque_capacity: usize,

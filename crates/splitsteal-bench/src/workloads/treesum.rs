@@ -98,6 +98,15 @@ impl Drop for TreeSum {
     }
 }
 
+impl TreeSum {
+    /// The sum of a perfect tree of `layers` layers (`2^layers - 1` nodes).
+    pub fn new(layers: u32) -> TreeSum {
+        let root = Node::tree(layers);
+        let expected = sum_reference(&root);
+        TreeSum { root, expected }
+    }
+}
+
 impl Workload for TreeSum {
     type Input = ();
     type Output = u64;
@@ -129,11 +138,7 @@ pub fn spec() -> WorkloadSpec {
             let l = layers_for(s);
             format!("{l} layers ({} nodes)", (1u64 << l) - 1)
         },
-        build: |s, _seed| {
-            let root = Node::tree(layers_for(s));
-            let expected = sum_reference(&root);
-            Box::new(TreeSum { root, expected }) as Box<dyn DynWorkload>
-        },
+        build: |s, _seed| Box::new(TreeSum::new(layers_for(s))) as Box<dyn DynWorkload>,
     }
 }
 
