@@ -3,6 +3,8 @@
 //! every splitsteal policy, rayon and chili, at 1 and 2 threads, side by side in one run.
 //!
 //! `cargo run --release -p splitsteal-bench --example runtime [-- REPS [--window N|max]]`
+//! (`RUNTIME_SCHEDULERS=serial,rayon,lcws-signal` runs a subset; serial and rayon are the
+//! ratios' baselines).
 //!
 //! Schedulers are interleaved within each repetition (machine drift hits all alike); the
 //! table gives medians, the ratio to the serial code (the serial elision on the same
@@ -75,8 +77,14 @@ fn main() {
     let fib = Fib::new(32);
     let tree = TreeSum::new(24);
     for threads in [1, 2] {
+        // `RUNTIME_SCHEDULERS=serial,lcws-signal,rayon` restricts the set (serial and rayon
+        // are needed for the ratios).
+        let only: Option<Vec<String>> = std::env::var("RUNTIME_SCHEDULERS")
+            .ok()
+            .map(|v| v.split(',').map(str::to_string).collect());
         let scheds: Vec<Scheduler> = SchedulerKind::all()
             .into_iter()
+            .filter(|k| only.as_ref().is_none_or(|o| o.iter().any(|n| n == k.name())))
             .map(|k| Scheduler::build_with(k, threads, opts).expect("pool"))
             .collect();
         for (name, cells) in [

@@ -9,7 +9,8 @@
 /// A fork-join scheduler, seen from inside a task.
 pub trait ForkJoin: Sized {
     /// Runs `a` and `b`, potentially in parallel, and returns both results. A panic in
-    /// either closure propagates after both have finished.
+    /// either closure propagates after both have finished (splitsteal and [`Serial`] run
+    /// `b` even when `a` panics; other schedulers may skip a side that had not started).
     fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
     where
         A: FnOnce(&mut Self) -> RA + Send,
@@ -65,9 +66,13 @@ impl ForkJoin for Serial {
         RA: Send,
         RB: Send,
     {
-        let ra = a(self);
+        // As every scheduler's join: `b` runs even if `a` panics; then the panic goes on.
+        let ra = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| a(self)));
         let rb = b(self);
-        (ra, rb)
+        match ra {
+            Ok(ra) => (ra, rb),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
     }
 
     fn num_threads(&self) -> usize {

@@ -52,6 +52,7 @@ pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
     current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
 };
+pub use par::current::{par_for, par_for_grain};
 pub use scope::{scope, Scope};
 pub use stats::{Stats, SyncCounts};
 
