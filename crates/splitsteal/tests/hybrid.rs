@@ -156,3 +156,26 @@ fn mailing_splits() {
     assert_eq!(Mailing::Even.split(5), (3, 2));
     assert_eq!(Mailing::Uneven.split(5), (4, 1));
 }
+
+#[test]
+fn data_parallel_primitives_follow_the_mailing_split() {
+    let _serial = serial();
+    for mailing in [Mailing::Even, Mailing::Uneven] {
+        for threads in [2, 3] {
+            let pool = hybrid(threads, Policy::ChaseLev, mailing);
+            let n = 100_003;
+            let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            pool.install(|| {
+                splitsteal::par_for(0..n, |i| {
+                    hits[i].fetch_add(1, Ordering::Relaxed);
+                })
+            });
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+            let mut v: Vec<u64> = (0..n as u64).rev().collect();
+            pool.install(|| splitsteal::par::current::sort(&mut v));
+            assert!(v.windows(2).all(|w| w[0] <= w[1]), "{mailing:?} x{threads}");
+            assert!(pool.stats().mailed > 0, "{mailing:?} x{threads}");
+        }
+    }
+    assert_eq!(splitsteal::__live_proxies(), 0);
+}

@@ -135,11 +135,27 @@ impl Align {
     /// rounded down to a boundary strictly inside the range, or `None` if there is none.
     #[inline]
     pub fn split_point(self, a: usize, b: usize) -> Option<usize> {
-        let n = b - a;
-        if n < 2 {
+        if b - a < 2 {
             return None;
         }
-        let mid = a + nine_sixteenths(n);
+        self.split_near(a, b, a + nine_sixteenths(b - a))
+    }
+
+    /// A split point for `[a, b)` near `a + (b - a) * num / den` (the scheduler's
+    /// [`split_hint`](crate::ForkJoin::split_hint) proportion), on a boundary strictly
+    /// inside the range, or `None` if there is none.
+    #[inline]
+    pub fn split_in_proportion(self, a: usize, b: usize, num: usize, den: usize) -> Option<usize> {
+        let n = b - a;
+        if n < 2 || den == 0 {
+            return None;
+        }
+        let share = ((n as u128 * num as u128) / den as u128) as usize;
+        self.split_near(a, b, a + share.clamp(1, n - 1))
+    }
+
+    #[inline]
+    fn split_near(self, a: usize, b: usize, mid: usize) -> Option<usize> {
         let lo = self.first_after(a);
         if lo >= b {
             return None;
@@ -284,7 +300,13 @@ where
     if n <= grain {
         return leaf(start, part);
     }
-    let Some(mid) = align.split_point(start, start + n) else {
+    // `hybrid`'s uneven mailing gives the mailed side one worker's share of the range;
+    // otherwise the 9/16 rule.
+    let mid = match ctx.split_hint() {
+        Some((ka, kb)) => align.split_in_proportion(start, start + n, ka, ka + kb),
+        None => align.split_point(start, start + n),
+    };
+    let Some(mid) = mid else {
         return leaf(start, part);
     };
     let (l, r) = part.split_at(mid - start);
@@ -508,6 +530,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn proportional_split_points() {
+        let a = Align::NONE;
+        // Uneven mailing over 4 workers: the mailed side gets one worker's share.
+        assert_eq!(a.split_in_proportion(0, 100, 3, 4), Some(75));
+        assert_eq!(a.split_in_proportion(100, 200, 1, 2), Some(150));
+        // Never the empty split, even for extreme shares.
+        assert_eq!(a.split_in_proportion(0, 10, 0, 4), Some(1));
+        assert_eq!(a.split_in_proportion(0, 10, 4, 4), Some(9));
+        assert_eq!(a.split_in_proportion(5, 6, 1, 2), None);
     }
 
     #[test]
