@@ -348,6 +348,16 @@ impl Scheduler {
         })
     }
 
+    /// A scheduler around a splitsteal pool built by the caller (for settings the kinds
+    /// do not cover, e.g. `hybrid` on another base deque).
+    pub fn from_splitsteal_pool(pool: splitsteal::ThreadPool) -> Scheduler {
+        Scheduler {
+            kind: SchedulerKind::Splitsteal(pool.policy()),
+            threads: pool.current_num_threads(),
+            pool: Pool::Splitsteal(pool),
+        }
+    }
+
     /// The scheduler kind.
     pub fn kind(&self) -> SchedulerKind {
         self.kind

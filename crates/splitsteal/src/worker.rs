@@ -714,6 +714,17 @@ impl WorkerThread {
         false
     }
 
+    /// `hybrid`: whether the steal gate is still closed (an origin task is distributing
+    /// work by mail).
+    fn awaiting_mail(&self) -> bool {
+        self.kind == Kind::Hybrid
+            && self
+                .registry
+                .hybrid
+                .as_ref()
+                .is_some_and(|h| !h.can_steal())
+    }
+
     /// Runs an injected job: an origin task (start latency, `hybrid`'s range and gate).
     fn run_origin(&self, job: JobRef) {
         if let Some(rec) = &self.registry.latency {
@@ -751,8 +762,21 @@ impl WorkerThread {
             }
             idle_rounds += 1;
             if idle_rounds <= spin_rounds {
-                // 002's yield between consecutive steal attempts.
-                thread::yield_now();
+                if self.awaiting_mail() {
+                    // `hybrid` before its steal gate opens: work is about to arrive by mail,
+                    // so watch the mailbox (one load per check) instead of giving the
+                    // processor away.
+                    let mailbox = &self.info(self.index).mailbox;
+                    for _ in 0..256 {
+                        if !mailbox.is_empty() {
+                            break;
+                        }
+                        std::hint::spin_loop();
+                    }
+                } else {
+                    // 002's yield between consecutive steal attempts.
+                    thread::yield_now();
+                }
                 continue;
             }
             let registry = &*self.registry;
