@@ -14,12 +14,35 @@ fn spin_fib(n: u64) -> u64 {
     a + b
 }
 
-/// A task that keeps private work in its deque (so thieves signal its worker) and blocks
-/// in `read` on a pipe and in `thread::sleep` meanwhile.
+fn spin_for(d: Duration) {
+    let t = Instant::now();
+    while t.elapsed() < d {
+        std::hint::spin_loop();
+    }
+}
+
+/// Pushes `k` private tasks of 8 ms each, then runs `body`. The other worker can only get
+/// those tasks by sending exposure signals, one per task, so signals keep arriving for
+/// about `k * 8 ms` while `body` blocks in system calls.
+fn with_private_tasks<R: Send>(k: usize, body: &(dyn Fn() -> R + Sync)) -> R {
+    if k == 0 {
+        return body();
+    }
+    splitsteal::join(
+        || with_private_tasks(k - 1, body),
+        || spin_for(Duration::from_millis(8)),
+    )
+    .0
+}
+
+/// A task that blocks in `thread::sleep` and then in `read` on a pipe while the other
+/// worker keeps signalling it.
 fn blocking_under_signals(policy: Policy) {
     let pool = ThreadPoolBuilder::new()
         .num_threads(2)
         .policy(policy)
+        // Keep all 40 tasks private (and so only obtainable through signals).
+        .lcws_window(64)
         .build()
         .unwrap();
     let mut fds = [0; 2];
@@ -35,49 +58,30 @@ fn blocking_under_signals(policy: Policy) {
     let stop = AtomicBool::new(false);
     let signals_before = pool.stats().signals;
     let (read_result, slept) = pool.install(|| {
-        splitsteal::join(
-            || {
-                // Push private work first so thieves find PrivateWork and signal us.
-                splitsteal::join(
-                    || {
-                        let mut buf = [0u8; 4];
-                        // Raw `read`: no retry loop that would hide an EINTR.
-                        // SAFETY: reading into a live 4-byte buffer.
-                        let n = unsafe { libc::read(rd, buf.as_mut_ptr().cast(), 4) };
-                        let err = std::io::Error::last_os_error();
-                        let t = Instant::now();
-                        std::thread::sleep(Duration::from_millis(100));
-                        let slept = t.elapsed();
-                        stop.store(true, Ordering::SeqCst);
-                        ((n, buf, err.raw_os_error()), slept)
-                    },
-                    || spin_fib(12),
-                )
-                .0
-            },
-            || {
-                // The other worker: keep stealing (and signalling) until the reader is done.
-                while !stop.load(Ordering::SeqCst) {
-                    std::hint::black_box(spin_fib(10));
-                    std::thread::yield_now();
-                }
-            },
-        )
-        .0
+        with_private_tasks(40, &|| {
+            let t = Instant::now();
+            std::thread::sleep(Duration::from_millis(100));
+            let slept = t.elapsed();
+            let mut buf = [0u8; 4];
+            // Raw `read`: no retry loop that would hide an EINTR.
+            // SAFETY: reading into a live 4-byte buffer.
+            let n = unsafe { libc::read(rd, buf.as_mut_ptr().cast(), 4) };
+            let err = std::io::Error::last_os_error();
+            stop.store(true, Ordering::SeqCst);
+            ((n, buf, err.raw_os_error()), slept)
+        })
     });
     writer.join().unwrap();
     let (n, buf, errno) = read_result;
     assert_eq!(n, 4, "{policy}: read failed with errno {errno:?}");
     assert_eq!(&buf, b"ping", "{policy}");
-    assert!(
-        slept >= Duration::from_millis(100),
-        "{policy}: slept {slept:?}"
-    );
-    // The experiment is only meaningful if signals were actually sent meanwhile.
-    assert!(
-        pool.stats().signals > signals_before,
-        "{policy}: no signal was sent"
-    );
+    assert!(slept >= Duration::from_millis(100), "{policy}: slept {slept:?}");
+    // The experiment is only meaningful if signals were actually sent meanwhile (one per
+    // task for lcws-signal; lcws-half exposes half of the private part per signal, so 40
+    // tasks take about six).
+    let signals = pool.stats().signals - signals_before;
+    assert!(signals >= 3, "{policy}: only {signals} signals were sent");
+    assert!(stop.load(Ordering::SeqCst));
     // SAFETY: closing our own descriptors.
     unsafe {
         libc::close(rd);
