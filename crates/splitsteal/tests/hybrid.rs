@@ -94,7 +94,7 @@ fn the_first_task_on_another_worker_arrives_by_mail() {
         pool.scope(|s| {
             for _ in 0..32 {
                 s.spawn(|_| {
-                    std::thread::sleep(Duration::from_micros(200));
+                    std::thread::sleep(Duration::from_millis(1));
                     workers
                         .lock()
                         .unwrap()
