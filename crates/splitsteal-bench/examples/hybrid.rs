@@ -22,9 +22,18 @@ use splitsteal_bench::workloads::{find, Size, Workload};
 
 fn configs() -> Vec<(String, Scheduler)> {
     let mut v = Vec::new();
-    let plain = [Policy::ChaseLev, Policy::Abp, Policy::LcwsSignal, Policy::LcwsPoll];
+    let plain = [
+        Policy::ChaseLev,
+        Policy::Abp,
+        Policy::LcwsSignal,
+        Policy::LcwsPoll,
+    ];
     for p in plain {
-        let pool = ThreadPoolBuilder::new().num_threads(2).policy(p).build().unwrap();
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(p)
+            .build()
+            .unwrap();
         v.push((p.to_string(), Scheduler::from_splitsteal_pool(pool)));
     }
     for base in [Policy::ChaseLev, Policy::Abp, Policy::LcwsSignal] {
@@ -36,8 +45,15 @@ fn configs() -> Vec<(String, Scheduler)> {
                 .mailing(mailing)
                 .build()
                 .unwrap();
-            let m = if mailing == Mailing::Even { "even" } else { "uneven" };
-            v.push((format!("hybrid/{base}/{m}"), Scheduler::from_splitsteal_pool(pool)));
+            let m = if mailing == Mailing::Even {
+                "even"
+            } else {
+                "uneven"
+            };
+            v.push((
+                format!("hybrid/{base}/{m}"),
+                Scheduler::from_splitsteal_pool(pool),
+            ));
         }
     }
     v
@@ -96,7 +112,9 @@ fn main() {
         }
     }
 
-    println!("\n## Throughput on the par-based workloads (full inputs), P = 2 (median of 11 runs, ms)\n");
+    println!(
+        "\n## Throughput on the par-based workloads (full inputs), P = 2 (median of 11 runs, ms)\n"
+    );
     let names = ["isort-rand", "sort", "histogram", "dedup", "bfs"];
     let workloads: Vec<_> = names
         .iter()

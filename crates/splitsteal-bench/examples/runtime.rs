@@ -73,7 +73,10 @@ fn main() {
         lcws_window: window,
         ..PoolOptions::default()
     };
-    println!("{} (median of {reps} runs after a warm-up)\n", opts.describe());
+    println!(
+        "{} (median of {reps} runs after a warm-up)\n",
+        opts.describe()
+    );
     let fib = Fib::new(32);
     let tree = TreeSum::new(24);
     for threads in [1, 2] {
@@ -84,7 +87,10 @@ fn main() {
             .map(|v| v.split(',').map(str::to_string).collect());
         let scheds: Vec<Scheduler> = SchedulerKind::all()
             .into_iter()
-            .filter(|k| only.as_ref().is_none_or(|o| o.iter().any(|n| n == k.name())))
+            .filter(|k| {
+                only.as_ref()
+                    .is_none_or(|o| o.iter().any(|n| n == k.name()))
+            })
             .map(|k| Scheduler::build_with(k, threads, opts).expect("pool"))
             .collect();
         for (name, cells) in [

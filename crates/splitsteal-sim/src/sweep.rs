@@ -157,7 +157,7 @@ pub fn run_sweep(cfg: &SweepConfig) -> Result<SweepResult, String> {
 fn pow10_label(w: u64) -> String {
     let mut k = 0;
     let mut x = w;
-    while x >= 10 && x % 10 == 0 {
+    while x >= 10 && x.is_multiple_of(10) {
         x /= 10;
         k += 1;
     }

@@ -3,7 +3,7 @@
 //! The data-parallel primitives ([`crate::par`]) and the benchmark workloads are generic
 //! over it, so the same algorithm runs on every splitsteal policy, on rayon, on chili and
 //! serially; only the scheduler differs. The context is passed down explicitly (chili's
-//! style) because some schedulers need it; splitsteal's own context, [`Current`], is a
+//! style) because some schedulers need it; splitsteal's own context, [`Current`](crate::Current), is a
 //! zero-sized handle to whatever pool the calling thread is in.
 
 /// A fork-join scheduler, seen from inside a task.

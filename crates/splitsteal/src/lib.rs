@@ -18,8 +18,8 @@
 //! }
 //! ```
 //!
-//! Modules, outside in: [`pool`] (building pools, the global pool), [`join`] and
-//! [`scope`] (the fork-join API), [`par`] (data-parallel primitives), [`deque`] (the four
+//! Modules, outside in: [`pool`] (building pools, the global pool), [`join`](mod@join) and
+//! [`scope`](mod@scope) (the fork-join API), [`par`] (data-parallel primitives), [`deque`] (the four
 //! work-stealing deques), [`stats`] (exact synchronization counts), [`policy`].
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -48,11 +48,11 @@ pub use fork::{ForkJoin, Serial};
 pub use hybrid::Mailing;
 pub use join::join;
 pub use latency::{StartLatencies, TaskStart};
+pub use par::current::{par_for, par_for_grain};
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
     current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
 };
-pub use par::current::{par_for, par_for_grain};
 pub use scope::{scope, Scope};
 pub use stats::{Stats, SyncCounts};
 

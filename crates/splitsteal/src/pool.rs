@@ -505,7 +505,7 @@ impl ThreadPool {
         self.registry.in_worker(|_| op())
     }
 
-    /// [`join`](crate::join) on this pool.
+    /// [`join`](fn@crate::join) on this pool.
     pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
     where
         A: FnOnce() -> RA + Send,
@@ -517,7 +517,7 @@ impl ThreadPool {
             .in_worker(|worker| crate::join::join_on(worker, |_| a(), |_| b()))
     }
 
-    /// [`scope`](crate::scope) on this pool.
+    /// [`scope`](fn@crate::scope) on this pool.
     pub fn scope<'scope, OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce(&crate::Scope<'scope>) -> R + Send,

@@ -75,7 +75,10 @@ fn blocking_under_signals(policy: Policy) {
     let (n, buf, errno) = read_result;
     assert_eq!(n, 4, "{policy}: read failed with errno {errno:?}");
     assert_eq!(&buf, b"ping", "{policy}");
-    assert!(slept >= Duration::from_millis(100), "{policy}: slept {slept:?}");
+    assert!(
+        slept >= Duration::from_millis(100),
+        "{policy}: slept {slept:?}"
+    );
     // The experiment is only meaningful if signals were actually sent meanwhile (one per
     // task for lcws-signal; lcws-half exposes half of the private part per signal, so 40
     // tasks take about six).

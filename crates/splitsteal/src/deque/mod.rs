@@ -14,7 +14,7 @@
 //!   steal from the top.
 //!
 //! Tasks are pointer-sized ([`Task`]): the runtime stores `NonNull` job pointers; tests use
-//! [`NonZeroUsize`](std::num::NonZeroUsize).
+//! [`NonZeroUsize`].
 //!
 //! Every CAS, other read-modify-write and `SeqCst` fence a deque executes is counted in
 //! the executing thread's [`SyncCounts`](crate::stats::SyncCounts), split by side (owner or

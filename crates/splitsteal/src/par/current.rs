@@ -1,5 +1,5 @@
 //! The primitives without a context argument: each runs the generic version of
-//! [`crate::par`] on [`Current`](crate::Current), i.e. on the splitsteal pool the calling
+//! [`crate::par`] on [`Current`], i.e. on the splitsteal pool the calling
 //! thread is in (inside [`ThreadPool::install`](crate::ThreadPool::install)), else on the
 //! global pool.
 //!
