@@ -25,6 +25,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The simulators (and any global-pool use) read SPLITSTEAL_NUM_THREADS and
+    // SPLITSTEAL_POLICY: report a bad value here, plainly, rather than deep inside a run.
+    if let Err(e) = splitsteal::ThreadPoolBuilder::from_env() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Bench(args) => splitsteal_bench::cli::run(args),
         Command::Sim { command } => splitsteal_sim::cli::run(command),
