@@ -6,6 +6,9 @@ use std::time::Duration;
 
 use splitsteal::{Mailing, Policy, ThreadPool, ThreadPoolBuilder};
 
+mod common;
+use common::{fib_counted, fib_seq};
+
 /// The proxy gauge is process-wide: tests that read it must not overlap.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -21,23 +24,6 @@ fn hybrid(threads: usize, base: Policy, mailing: Mailing) -> ThreadPool {
         .mailing(mailing)
         .build()
         .unwrap_or_else(|e| panic!("hybrid on {base}: {e}"))
-}
-
-fn fib_counted(n: u64, calls: &AtomicU64) -> u64 {
-    calls.fetch_add(1, Ordering::Relaxed);
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = splitsteal::join(|| fib_counted(n - 1, calls), || fib_counted(n - 2, calls));
-    a + b
-}
-
-fn fib_seq(n: u64) -> u64 {
-    if n < 2 {
-        n
-    } else {
-        fib_seq(n - 1) + fib_seq(n - 2)
-    }
 }
 
 #[test]

@@ -5,6 +5,9 @@ use std::time::{Duration, Instant};
 
 use splitsteal::{Policy, ThreadPoolBuilder};
 
+mod common;
+use common::fib;
+
 fn process_cpu_time() -> Duration {
     // SAFETY: `getrusage` writes into the zeroed struct we pass.
     let usage = unsafe {
@@ -14,14 +17,6 @@ fn process_cpu_time() -> Duration {
     };
     let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     tv(usage.ru_utime) + tv(usage.ru_stime)
-}
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
-    a + b
 }
 
 #[test]

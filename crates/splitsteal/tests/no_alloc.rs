@@ -6,6 +6,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use splitsteal::{Policy, ThreadPoolBuilder};
 
+mod common;
+use common::fib;
+
 struct Counting;
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 static COUNTING: AtomicBool = AtomicBool::new(false);
@@ -27,14 +30,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
 
 #[test]
 fn join_does_not_allocate() {

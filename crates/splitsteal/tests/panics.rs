@@ -5,13 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use splitsteal::{Policy, ThreadPoolBuilder};
 
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
+mod common;
+use common::fib;
 
 fn quiet<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
     panic::catch_unwind(AssertUnwindSafe(f))

@@ -4,38 +4,15 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use splitsteal::{Policy, ThreadPool, ThreadPoolBuilder};
 
+mod common;
+use common::{fib, fib_counted, fib_seq};
+
 fn pool(threads: usize, policy: Policy) -> ThreadPool {
     ThreadPoolBuilder::new()
         .num_threads(threads)
         .policy(policy)
         .build()
         .unwrap_or_else(|e| panic!("building {policy} x{threads}: {e}"))
-}
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
-
-/// Counts every call: fib(n) makes `2 fib(n+1) - 1` calls.
-fn fib_counted(n: u64, calls: &AtomicU64) -> u64 {
-    calls.fetch_add(1, Ordering::Relaxed);
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = splitsteal::join(|| fib_counted(n - 1, calls), || fib_counted(n - 2, calls));
-    a + b
-}
-
-fn fib_seq(n: u64) -> u64 {
-    if n < 2 {
-        n
-    } else {
-        fib_seq(n - 1) + fib_seq(n - 2)
-    }
 }
 
 #[test]

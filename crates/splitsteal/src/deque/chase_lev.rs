@@ -479,13 +479,9 @@ fn bottom_le(bottom: usize, top: usize) -> bool {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::deque::testkit::{self, t};
     use crate::stats::SyncCounts;
     use std::num::NonZeroUsize;
-    use std::sync::atomic::AtomicBool;
-
-    fn t(i: usize) -> NonZeroUsize {
-        NonZeroUsize::new(i).unwrap()
-    }
 
     fn allocated(d: &ChaseLev<NonZeroUsize>) -> Vec<usize> {
         d.inner
@@ -644,27 +640,8 @@ mod tests {
     #[test]
     fn owner_and_thieves_take_each_task_once() {
         let n: usize = if cfg!(miri) { 200 } else { 20_000 };
-        let mut d: ChaseLev<NonZeroUsize> = ChaseLev::with_capacity(2);
-        let s = d.stealer();
-        let done = AtomicBool::new(false);
-        let mut all: Vec<usize> = std::thread::scope(|scope| {
-            let thieves: Vec<_> = (0..2)
-                .map(|_| {
-                    let s = s.clone();
-                    let done = &done;
-                    scope.spawn(move || {
-                        let mut got = Vec::new();
-                        while !done.load(Ordering::Acquire) || !s.is_empty() {
-                            if let Steal::Success(v) = s.steal() {
-                                got.push(v.get());
-                            }
-                            std::hint::spin_loop();
-                        }
-                        got
-                    })
-                })
-                .collect();
-            let mut mine = Vec::new();
+        let d: ChaseLev<NonZeroUsize> = ChaseLev::with_capacity(2);
+        testkit::owner_and_thieves_take_each_task_once(d, n, |d, mine| {
             let mut next = 1;
             let mut round = 0usize;
             while next <= n {
@@ -680,18 +657,7 @@ mod tests {
                     mine.extend(d.pop().map(NonZeroUsize::get));
                 }
             }
-            while let Some(v) = d.pop() {
-                mine.push(v.get());
-            }
-            done.store(true, Ordering::Release);
-            thieves
-                .into_iter()
-                .flat_map(|h| h.join().unwrap())
-                .chain(mine)
-                .collect()
         });
-        all.sort_unstable();
-        assert_eq!(all, (1..=n).collect::<Vec<_>>());
     }
 
     #[test]

@@ -189,13 +189,9 @@ impl<T: Task> Stealer<T> for LockedStealer<T> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::deque::testkit::{self, t};
     use crate::stats::{SyncCounts, SyncOps};
     use std::num::NonZeroUsize;
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    fn t(i: usize) -> NonZeroUsize {
-        NonZeroUsize::new(i).unwrap()
-    }
 
     #[test]
     fn lifo_for_the_owner_fifo_for_thieves() {
@@ -240,46 +236,16 @@ mod tests {
 
     #[test]
     fn owner_and_thieves_take_each_task_once() {
-        let n: usize = if cfg!(miri) { 100 } else { 20_000 };
-        let mut d: Locked<NonZeroUsize> = Locked::with_capacity(16);
-        let s = d.stealer();
-        let done = AtomicBool::new(false);
-        let mut all: Vec<usize> = std::thread::scope(|scope| {
-            let thieves: Vec<_> = (0..2)
-                .map(|_| {
-                    let s = s.clone();
-                    let done = &done;
-                    scope.spawn(move || {
-                        let mut got = Vec::new();
-                        while !done.load(Ordering::Acquire) || !s.is_empty() {
-                            if let Steal::Success(v) = s.steal() {
-                                got.push(v.get());
-                            }
-                            std::thread::yield_now();
-                        }
-                        got
-                    })
-                })
-                .collect();
-            let mut mine = Vec::new();
+        let n: usize = if cfg!(miri) { 200 } else { 20_000 };
+        let d: Locked<NonZeroUsize> = Locked::with_capacity(16);
+        testkit::owner_and_thieves_take_each_task_once(d, n, |d, mine| {
             for i in 1..=n {
                 d.push(t(i)).unwrap();
                 if i % 3 == 0 {
                     mine.extend(d.pop().map(NonZeroUsize::get));
                 }
             }
-            while let Some(v) = d.pop() {
-                mine.push(v.get());
-            }
-            done.store(true, Ordering::Release);
-            thieves
-                .into_iter()
-                .flat_map(|h| h.join().unwrap())
-                .chain(mine)
-                .collect()
         });
-        all.sort_unstable();
-        assert_eq!(all, (1..=n).collect::<Vec<_>>());
     }
 
     #[test]

@@ -160,3 +160,61 @@ pub trait Stealer<T: Task>: Send + Sync + Clone {
     /// Whether the deque looked empty (to thieves) at some moment during the call.
     fn is_empty(&self) -> bool;
 }
+
+/// Test helpers shared by the deques' unit tests.
+#[cfg(all(test, not(loom)))]
+pub(crate) mod testkit {
+    use super::{Owner, Steal, Stealer};
+    use std::num::NonZeroUsize;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Task `i` (non-zero).
+    pub(crate) fn t(i: usize) -> NonZeroUsize {
+        NonZeroUsize::new(i).unwrap()
+    }
+
+    /// Two thieves steal from `owner` while `drive` pushes the tasks `1..=n` (and may pop
+    /// some into its vector); then the owner drains the rest. Every task must be taken
+    /// exactly once, by someone.
+    pub(crate) fn owner_and_thieves_take_each_task_once<O: Owner<NonZeroUsize>>(
+        mut owner: O,
+        n: usize,
+        drive: impl FnOnce(&mut O, &mut Vec<usize>),
+    ) {
+        let stealer = owner.stealer();
+        let done = AtomicBool::new(false);
+        let mut all: Vec<usize> = std::thread::scope(|scope| {
+            let thieves: Vec<_> = (0..2)
+                .map(|_| {
+                    let s = stealer.clone();
+                    let done = &done;
+                    scope.spawn(move || {
+                        let mut got = Vec::new();
+                        // Acquire: pairs with the Release below; then `is_empty` is final.
+                        while !done.load(Ordering::Acquire) || !s.is_empty() {
+                            if let Steal::Success(v) = s.steal() {
+                                got.push(v.get());
+                            }
+                            std::hint::spin_loop();
+                        }
+                        got
+                    })
+                })
+                .collect();
+            let mut mine = Vec::new();
+            drive(&mut owner, &mut mine);
+            while let Some(v) = owner.pop() {
+                mine.push(v.get());
+            }
+            // Release: the owner has taken everything left.
+            done.store(true, Ordering::Release);
+            thieves
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .chain(mine)
+                .collect()
+        });
+        all.sort_unstable();
+        assert_eq!(all, (1..=n).collect::<Vec<_>>());
+    }
+}

@@ -550,12 +550,9 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::deque::testkit::{self, t};
     use crate::stats::SyncCounts;
     use std::num::NonZeroUsize;
-
-    fn t(i: usize) -> NonZeroUsize {
-        NonZeroUsize::new(i).unwrap()
-    }
 
     #[test]
     fn private_part_is_lifo_and_invisible_to_thieves() {
@@ -712,27 +709,8 @@ mod tests {
     #[test]
     fn owner_and_thieves_take_each_task_once() {
         let n: usize = if cfg!(miri) { 200 } else { 20_000 };
-        let mut d: Split<NonZeroUsize> = Split::with_capacity(64);
-        let s = d.stealer();
-        let done = std::sync::atomic::AtomicBool::new(false);
-        let stolen: Vec<Vec<usize>> = std::thread::scope(|scope| {
-            let thieves: Vec<_> = (0..2)
-                .map(|_| {
-                    let s = s.clone();
-                    let done = &done;
-                    scope.spawn(move || {
-                        let mut got = Vec::new();
-                        while !done.load(Ordering::Acquire) || !s.is_empty() {
-                            if let Steal::Success(v) = s.steal() {
-                                got.push(v.get());
-                            }
-                            std::hint::spin_loop();
-                        }
-                        got
-                    })
-                })
-                .collect();
-            let mut mine = Vec::new();
+        let d: Split<NonZeroUsize> = Split::with_capacity(64);
+        testkit::owner_and_thieves_take_each_task_once(d, n, |d, mine| {
             let mut next = 1;
             let mut round = 0usize;
             while next <= n {
@@ -749,21 +727,9 @@ mod tests {
                 round += 1;
                 // Indices only drop on owner pops, so a full deque must pop to progress.
                 if full || round.is_multiple_of(2) {
-                    if let Some(v) = d.pop() {
-                        mine.push(v.get());
-                    }
+                    mine.extend(d.pop().map(NonZeroUsize::get));
                 }
             }
-            while let Some(v) = d.pop() {
-                mine.push(v.get());
-            }
-            done.store(true, Ordering::Release);
-            let mut all = vec![mine];
-            all.extend(thieves.into_iter().map(|h| h.join().unwrap()));
-            all
         });
-        let mut all: Vec<usize> = stolen.into_iter().flatten().collect();
-        all.sort_unstable();
-        assert_eq!(all, (1..=n).collect::<Vec<_>>());
     }
 }

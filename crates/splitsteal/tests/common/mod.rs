@@ -1,0 +1,32 @@
+//! Helpers shared by the runtime's integration tests (each test binary uses a subset).
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Fibonacci with a `join` at every call.
+pub fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+/// `fib`, counting every call: `fib(n)` makes `2 fib(n + 1) - 1` calls.
+pub fn fib_counted(n: u64, calls: &AtomicU64) -> u64 {
+    calls.fetch_add(1, Ordering::Relaxed);
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = splitsteal::join(|| fib_counted(n - 1, calls), || fib_counted(n - 2, calls));
+    a + b
+}
+
+/// The sequential reference.
+pub fn fib_seq(n: u64) -> u64 {
+    if n < 2 {
+        n
+    } else {
+        fib_seq(n - 1) + fib_seq(n - 2)
+    }
+}
