@@ -79,7 +79,8 @@ where
     }
 }
 
-/// `join` for the classical deques (every task is pushed: nothing to gain inline).
+/// `join` for the classical deques and `hybrid` (out of line: the LCWS paths above stay
+/// small).
 #[inline(never)]
 fn join_classical<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
@@ -88,25 +89,16 @@ where
     RA: Send,
     RB: Send,
 {
-    // SAFETY: each arm's flavor is the worker's kind.
-    unsafe {
-        match worker.kind {
-            Kind::ChaseLev => join_as::<ChaseLevFlavor, _, _, _, _>(worker, a, b),
-            Kind::Abp => join_as::<AbpFlavor, _, _, _, _>(worker, a, b),
-            Kind::Locked => join_as::<LockedFlavor, _, _, _, _>(worker, a, b),
-            Kind::Hybrid => match crate::hybrid::plan(worker) {
-                Some((range_a, range_b)) => {
-                    crate::hybrid::join_mailing(worker, a, b, range_a, range_b)
-                }
-                None => join_base(worker, a, b),
-            },
-            Kind::LcwsPoll | Kind::LcwsSignal => unreachable!("dispatched in join_on"),
+    if worker.kind == Kind::Hybrid {
+        if let Some((range_a, range_b)) = crate::hybrid::plan(worker) {
+            return crate::hybrid::join_mailing(worker, a, b, range_a, range_b);
         }
     }
+    join_on_deque(worker, a, b)
 }
 
-/// `hybrid` without mailing: the base policy's join.
-fn join_base<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+/// The plain join of the worker's deque flavor (`hybrid`'s base deque included).
+fn join_on_deque<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(&WorkerThread) -> RA + Send,
     B: FnOnce(&WorkerThread) -> RB + Send,

@@ -73,31 +73,9 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use super::{Full, Owner, Steal, Stealer, Task};
+use super::{Age, Full, Owner, Steal, Stealer, Task};
 use crate::stats::{count_cas, seq_cst_fence, Side};
 use crate::sync::{Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
-
-/// `age = {tag, top}` in one word: `top` in the low 32 bits, the ABA `tag` in the high 32.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Age {
-    tag: u32,
-    top: u32,
-}
-
-impl Age {
-    #[inline(always)]
-    fn pack(self) -> u64 {
-        (u64::from(self.tag) << 32) | u64::from(self.top)
-    }
-
-    #[inline(always)]
-    fn unpack(word: u64) -> Age {
-        Age {
-            tag: (word >> 32) as u32,
-            top: word as u32,
-        }
-    }
-}
 
 /// The state shared by the owner and the thieves.
 struct Inner {

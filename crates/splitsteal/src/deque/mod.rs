@@ -34,6 +34,28 @@ pub use chase_lev::{ChaseLev, ChaseLevStealer, SHRINK_K};
 pub use locked::{Locked, LockedStealer};
 pub use split::{Exposure, SignalExposer, Split, SplitStealer};
 
+/// ABP's `age = {tag, top}` (the ABP deque and the split deque's public part) in one word: `top` in the low 32 bits, the ABA `tag` in the high 32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Age {
+    pub(crate) tag: u32,
+    pub(crate) top: u32,
+}
+
+impl Age {
+    #[inline(always)]
+    pub(crate) fn pack(self) -> u64 {
+        (u64::from(self.tag) << 32) | u64::from(self.top)
+    }
+
+    #[inline(always)]
+    pub(crate) fn unpack(word: u64) -> Age {
+        Age {
+            tag: (word >> 32) as u32,
+            top: word as u32,
+        }
+    }
+}
+
 /// The marker every owner handle carries: `Cell` makes it `!Sync` (one owner thread at a
 /// time), `fn() -> T` keeps it `Send` whatever the task type.
 pub(crate) type OwnerMarker<T> = std::marker::PhantomData<(std::cell::Cell<()>, fn() -> T)>;

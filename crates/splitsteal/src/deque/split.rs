@@ -66,7 +66,7 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use super::{Full, Owner, Steal, Stealer, Task};
+use super::{Age, Full, Owner, Steal, Stealer, Task};
 use crate::stats::{count_cas, seq_cst_fence, Side};
 use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
@@ -91,28 +91,6 @@ impl Exposure {
             Exposure::Conservative => usize::from(private >= 2),
             // ⌈r/2⌉: round-half-up of r/2, as `std::round` in 003 (r = 1 and 2 give 1).
             Exposure::Half => private.div_ceil(2),
-        }
-    }
-}
-
-/// `age = {tag, top}` in one word: `top` in the low 32 bits, the ABA `tag` in the high 32.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Age {
-    tag: u32,
-    top: u32,
-}
-
-impl Age {
-    #[inline(always)]
-    fn pack(self) -> u64 {
-        (u64::from(self.tag) << 32) | u64::from(self.top)
-    }
-
-    #[inline(always)]
-    fn unpack(word: u64) -> Age {
-        Age {
-            tag: (word >> 32) as u32,
-            top: word as u32,
         }
     }
 }
