@@ -58,7 +58,10 @@ fn bad_flags_and_names_list_the_valid_ones() {
     assert!(err.contains("fib"), "{err}");
     let (code, err) = splitsteal(&["frobnicate"], &[]);
     assert_ne!(code, 0);
-    assert!(err.contains("unrecognized subcommand") && err.contains("--help"), "{err}");
+    assert!(
+        err.contains("unrecognized subcommand") && err.contains("--help"),
+        "{err}"
+    );
 }
 
 #[test]
