@@ -40,6 +40,19 @@ pub trait ForkJoin: Sized {
 /// CPUs fetch adjacent-line pairs (001 §3.4.4).
 pub const DEFAULT_MORSEL_BYTES: usize = 128;
 
+/// Runs `a`, then `b` even if `a` panicked, then resumes `a`'s panic: a join's contract
+/// when both closures run on the calling thread (the serial elision, a join whose second
+/// closure was never published).
+#[inline(always)]
+pub(crate) fn run_both<RA, RB>(a: impl FnOnce() -> RA, b: impl FnOnce() -> RB) -> (RA, RB) {
+    let ra = std::panic::catch_unwind(std::panic::AssertUnwindSafe(a));
+    let rb = b();
+    match ra {
+        Ok(ra) => (ra, rb),
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
 /// The serial elision: `join(a, b)` runs `a` then `b` on the calling thread.
 ///
 /// ```
@@ -66,13 +79,7 @@ impl ForkJoin for Serial {
         RA: Send,
         RB: Send,
     {
-        // As every scheduler's join: `b` runs even if `a` panics; then the panic goes on.
-        let ra = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| a(self)));
-        let rb = b(self);
-        match ra {
-            Ok(ra) => (ra, rb),
-            Err(payload) => std::panic::resume_unwind(payload),
-        }
+        run_both(|| a(&mut Serial), || b(&mut Serial))
     }
 
     fn num_threads(&self) -> usize {

@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::job::{JobHeader, JobRef, StackJob};
-use crate::latch::{JoinLatch, Probe};
+use crate::join::{join_inline, take_back};
+use crate::latch::JoinLatch;
 use crate::mailbox::{Proxy, IN_DEQUE, IN_MAILBOX};
 use crate::stats::{count_rmw, Side};
 use crate::worker::WorkerThread;
@@ -181,22 +182,14 @@ where
         // Deque full: neither location gets it; run both closures here.
         // SAFETY: never published.
         unsafe { Proxy::free(proxy) };
-        let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
-        worker.task_starts();
-        // SAFETY: never published.
-        let rb = unsafe { job_b.run_inline(worker) };
-        return match ra {
-            Ok(ra) => (ra, rb),
-            Err(p) => panic::resume_unwind(p),
-        };
+        return join_inline(worker, a, job_b);
     }
     worker.mail(range_b.0 as usize, proxy);
     worker.after_push();
 
-    let saved = worker.range();
-    worker.set_range(range_a);
-    let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
-    worker.set_range(saved);
+    let ra = worker.run_in_range(range_a, || {
+        panic::catch_unwind(AssertUnwindSafe(|| a(worker)))
+    });
     let ra = match ra {
         Ok(ra) => ra,
         Err(payload) => {
@@ -207,37 +200,32 @@ where
         }
     };
 
-    while !job_b.latch.probe() {
-        match worker.take_local() {
-            Some(job) if job == proxy_ref => {
-                // Our proxy came back: claim it from the deque side.
-                // SAFETY: popped, so the deque side claims exactly once here.
-                match unsafe { Proxy::extract(proxy, IN_DEQUE) } {
-                    Some(_) => {
-                        worker.task_starts();
-                        let rb =
-                            // SAFETY: we won the claim: nobody else runs `b`.
-                            worker.run_in_range(range_b, || unsafe { job_b.run_inline(worker) });
-                        return (ra, rb);
-                    }
-                    None => {
-                        // The mailbox side runs (or ran) `b`: free the proxy, wait for `b`.
-                        // SAFETY: we lost the claim.
-                        unsafe { Proxy::free(proxy) };
-                        worker.wait_until(&job_b.latch);
-                        break;
-                    }
-                }
+    let rb = take_back(
+        worker,
+        proxy_ref,
+        &job_b.latch,
+        || worker.take_local(),
+        // Our proxy came back: claim it from the deque side.
+        // SAFETY: popped, so the deque side claims exactly once here.
+        || match unsafe { Proxy::extract(proxy, IN_DEQUE) } {
+            Some(_) => {
+                worker.task_starts();
+                // SAFETY: we won the claim: nobody else runs `b`.
+                Some(worker.run_in_range(range_b, || unsafe { job_b.run_inline(worker) }))
             }
-            Some(job) => worker.execute(job),
             None => {
-                worker.wait_until(&job_b.latch);
-                break;
+                // The mailbox side runs (or ran) `b`: free the proxy, wait for `b`.
+                // SAFETY: we lost the claim.
+                unsafe { Proxy::free(proxy) };
+                None
             }
-        }
+        },
+    );
+    match rb {
+        Some(rb) => (ra, rb),
+        // SAFETY: `take_back` returns `None` only once the latch is set.
+        None => (ra, unsafe { job_b.into_result() }),
     }
-    // SAFETY: the latch is set.
-    (ra, unsafe { job_b.into_result() })
 }
 
 /// Takes and runs one task from `worker`'s mailbox; `false` if it was empty.

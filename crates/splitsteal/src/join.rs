@@ -14,11 +14,10 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::job::StackJob;
+use crate::fork::run_both;
+use crate::job::{JobRef, StackJob};
 use crate::latch::{JoinLatch, Probe};
-use crate::worker::{
-    AbpFlavor, ChaseLevFlavor, Flavor, Kind, LockedFlavor, PollFlavor, SignalFlavor, WorkerThread,
-};
+use crate::worker::{with_deque_flavor, Flavor, Kind, PollFlavor, SignalFlavor, WorkerThread};
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
 ///
@@ -105,17 +104,8 @@ where
     RA: Send,
     RB: Send,
 {
-    // SAFETY: each arm's flavor is the deque's kind.
-    unsafe {
-        match worker.deque_kind {
-            Kind::LcwsSignal => join_as::<SignalFlavor, _, _, _, _>(worker, a, b),
-            Kind::LcwsPoll => join_as::<PollFlavor, _, _, _, _>(worker, a, b),
-            Kind::ChaseLev => join_as::<ChaseLevFlavor, _, _, _, _>(worker, a, b),
-            Kind::Abp => join_as::<AbpFlavor, _, _, _, _>(worker, a, b),
-            Kind::Locked => join_as::<LockedFlavor, _, _, _, _>(worker, a, b),
-            Kind::Hybrid => unreachable!("a deque has a base kind"),
-        }
-    }
+    // SAFETY: the flavor is the deque's kind.
+    unsafe { with_deque_flavor!(worker.deque_kind, F => join_as::<F, _, _, _, _>(worker, a, b)) }
 }
 
 /// # Safety
@@ -170,24 +160,80 @@ where
         }
     };
 
-    // The common case: `b` is where we left it.
-    match unsafe { worker.take_local_as::<F>() } {
-        Some(job) if job == job_b_ref => {
+    // The common case: `b` is where we left it and comes back at the first pop.
+    let rb = take_back(
+        worker,
+        job_b_ref,
+        &job_b.latch,
+        // SAFETY: `F` is the worker's flavor, by our caller.
+        || unsafe { worker.take_local_as::<F>() },
+        || {
             worker.task_starts();
             // SAFETY: popped back, so nobody else has it.
-            let rb = unsafe { job_b.run_inline(worker) };
-            return (ra, rb);
-        }
-        // A job pushed by a scope inside `a`: run it, then look again.
-        Some(job) => worker.execute(job),
-        // `b` was stolen.
-        None => {
-            worker.wait_until(&job_b.latch);
-            // SAFETY: the latch is set.
-            return (ra, unsafe { job_b.into_result() });
-        }
+            Some(unsafe { job_b.run_inline(worker) })
+        },
+    );
+    match rb {
+        Some(rb) => (ra, rb),
+        // SAFETY: `take_back` returns `None` only once the latch is set.
+        None => (ra, unsafe { job_b.into_result() }),
     }
-    join_slow::<F, _, _, _>(worker, ra, job_b)
+}
+
+/// Pops local jobs until `ours` comes back, then hands it to `run_ours`, which returns its
+/// result, or `None` if the job was claimed elsewhere meanwhile (`hybrid`'s mailbox side).
+/// Jobs popped on the way (pushed by a scope inside `a`) are run. Returns `None` once
+/// `latch` is set: `ours` ran elsewhere and its result is in the job.
+///
+/// Only the first pop is inlined into the join: it brings `ours` back in the common case,
+/// and everything else stays out of the hot path's code.
+#[inline(always)]
+pub(crate) fn take_back<L: Probe, R>(
+    worker: &WorkerThread,
+    ours: JobRef,
+    latch: &L,
+    mut pop: impl FnMut() -> Option<JobRef>,
+    run_ours: impl FnOnce() -> Option<R>,
+) -> Option<R> {
+    match pop() {
+        Some(job) if job == ours => run_ours().or_else(|| {
+            worker.wait_until(latch);
+            None
+        }),
+        first => take_back_slow(worker, ours, latch, first, pop, run_ours),
+    }
+}
+
+/// `take_back` after a first pop that did not bring `ours` back.
+#[cold]
+#[inline(never)]
+fn take_back_slow<L: Probe, R>(
+    worker: &WorkerThread,
+    ours: JobRef,
+    latch: &L,
+    mut popped: Option<JobRef>,
+    mut pop: impl FnMut() -> Option<JobRef>,
+    run_ours: impl FnOnce() -> Option<R>,
+) -> Option<R> {
+    loop {
+        match popped {
+            Some(job) if job == ours => match run_ours() {
+                Some(r) => return Some(r),
+                None => break,
+            },
+            Some(job) => {
+                worker.execute(job);
+                if latch.probe() {
+                    return None;
+                }
+            }
+            // Nothing left: a thief took `ours`.
+            None => break,
+        }
+        popped = pop();
+    }
+    worker.wait_until(latch);
+    None
 }
 
 /// LCWS with a full private window: `b` could not be exposed before the window's tasks,
@@ -202,52 +248,13 @@ where
     RB: Send,
 {
     worker.poll_as::<F>();
-    let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
-    let rb = b(worker);
-    match ra {
-        Ok(ra) => (ra, rb),
-        Err(payload) => panic::resume_unwind(payload),
-    }
-}
-
-/// After running other local jobs: pop until `b` comes back or turns out stolen.
-#[cold]
-#[inline(never)]
-fn join_slow<F, B, RA, RB>(
-    worker: &WorkerThread,
-    ra: RA,
-    job_b: StackJob<JoinLatch<'_>, B, RB>,
-) -> (RA, RB)
-where
-    F: Flavor,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RB: Send,
-{
-    let job_b_ref = job_b.as_job_ref();
-    while !job_b.latch.probe() {
-        // SAFETY: `F` is the worker's flavor (our caller's guarantee).
-        match unsafe { worker.take_local_as::<F>() } {
-            Some(job) if job == job_b_ref => {
-                worker.task_starts();
-                // SAFETY: popped back, so nobody else has it.
-                let rb = unsafe { job_b.run_inline(worker) };
-                return (ra, rb);
-            }
-            Some(job) => worker.execute(job),
-            None => {
-                worker.wait_until(&job_b.latch);
-                break;
-            }
-        }
-    }
-    // SAFETY: the latch is set.
-    (ra, unsafe { job_b.into_result() })
+    run_both(|| a(worker), || b(worker))
 }
 
 /// The deque was full: run both closures here, in order (a panic of `a` still runs `b`).
 #[cold]
 #[inline(never)]
-fn join_inline<A, B, RA, RB>(
+pub(crate) fn join_inline<A, B, RA, RB>(
     worker: &WorkerThread,
     a: A,
     job_b: StackJob<JoinLatch<'_>, B, RB>,
@@ -258,12 +265,12 @@ where
     RA: Send,
     RB: Send,
 {
-    let ra = panic::catch_unwind(AssertUnwindSafe(|| a(worker)));
-    worker.task_starts();
-    // SAFETY: never published (the push failed).
-    let rb = unsafe { job_b.run_inline(worker) };
-    match ra {
-        Ok(ra) => (ra, rb),
-        Err(payload) => panic::resume_unwind(payload),
-    }
+    run_both(
+        || a(worker),
+        || {
+            worker.task_starts();
+            // SAFETY: never published (the push failed).
+            unsafe { job_b.run_inline(worker) }
+        },
+    )
 }

@@ -71,27 +71,27 @@ impl SyncOps {
     }
 }
 
-impl Add for SyncOps {
-    type Output = SyncOps;
-    fn add(self, o: SyncOps) -> SyncOps {
-        SyncOps {
-            cas: self.cas + o.cas,
-            rmw: self.rmw + o.rmw,
-            fences: self.fences + o.fences,
+/// Field-wise `+` and saturating `-` for the counter structs (all fields `u64`).
+macro_rules! fieldwise_arithmetic {
+    ($ty:ident { $($field:ident),* $(,)? }) => {
+        impl Add for $ty {
+            type Output = $ty;
+            fn add(self, o: $ty) -> $ty {
+                $ty { $($field: self.$field + o.$field),* }
+            }
         }
-    }
+
+        impl Sub for $ty {
+            type Output = $ty;
+            /// Saturating: a snapshot taken before a baseline counts as zero.
+            fn sub(self, o: $ty) -> $ty {
+                $ty { $($field: self.$field.saturating_sub(o.$field)),* }
+            }
+        }
+    };
 }
 
-impl Sub for SyncOps {
-    type Output = SyncOps;
-    fn sub(self, o: SyncOps) -> SyncOps {
-        SyncOps {
-            cas: self.cas.saturating_sub(o.cas),
-            rmw: self.rmw.saturating_sub(o.rmw),
-            fences: self.fences.saturating_sub(o.fences),
-        }
-    }
-}
+fieldwise_arithmetic!(SyncOps { cas, rmw, fences });
 
 /// Synchronizing instructions executed by deque owners and by thieves.
 ///
@@ -343,40 +343,16 @@ impl Stats {
     }
 }
 
-impl Sub for Stats {
-    type Output = Stats;
-    fn sub(self, o: Stats) -> Stats {
-        Stats {
-            tasks: self.tasks.saturating_sub(o.tasks),
-            steal_attempts: self.steal_attempts.saturating_sub(o.steal_attempts),
-            steals: self.steals.saturating_sub(o.steals),
-            exposures: self.exposures.saturating_sub(o.exposures),
-            signals: self.signals.saturating_sub(o.signals),
-            cas: self.cas.saturating_sub(o.cas),
-            fences: self.fences.saturating_sub(o.fences),
-            rmw: self.rmw.saturating_sub(o.rmw),
-            sleeps: self.sleeps.saturating_sub(o.sleeps),
-            idle_sync: self.idle_sync.saturating_sub(o.idle_sync),
-            mailed: self.mailed.saturating_sub(o.mailed),
-        }
-    }
-}
-
-impl Add for Stats {
-    type Output = Stats;
-    fn add(self, o: Stats) -> Stats {
-        Stats {
-            tasks: self.tasks + o.tasks,
-            steal_attempts: self.steal_attempts + o.steal_attempts,
-            steals: self.steals + o.steals,
-            exposures: self.exposures + o.exposures,
-            signals: self.signals + o.signals,
-            cas: self.cas + o.cas,
-            fences: self.fences + o.fences,
-            rmw: self.rmw + o.rmw,
-            sleeps: self.sleeps + o.sleeps,
-            idle_sync: self.idle_sync + o.idle_sync,
-            mailed: self.mailed + o.mailed,
-        }
-    }
-}
+fieldwise_arithmetic!(Stats {
+    tasks,
+    steal_attempts,
+    steals,
+    exposures,
+    signals,
+    cas,
+    fences,
+    rmw,
+    sleeps,
+    idle_sync,
+    mailed,
+});

@@ -149,6 +149,38 @@ flavor!(
     SIGNAL
 );
 
+/// Evaluates `$body` with `$F` bound to the flavor type of the deque kind `$kind`.
+/// `$body` may call `_as::<$F>` methods: the caller guarantees `$kind` is the worker's
+/// deque kind, which is what their safety contract asks.
+macro_rules! with_deque_flavor {
+    ($kind:expr, $F:ident => $body:expr) => {
+        match $kind {
+            Kind::LcwsSignal => {
+                type $F = $crate::worker::SignalFlavor;
+                $body
+            }
+            Kind::LcwsPoll => {
+                type $F = $crate::worker::PollFlavor;
+                $body
+            }
+            Kind::ChaseLev => {
+                type $F = $crate::worker::ChaseLevFlavor;
+                $body
+            }
+            Kind::Abp => {
+                type $F = $crate::worker::AbpFlavor;
+                $body
+            }
+            Kind::Locked => {
+                type $F = $crate::worker::LockedFlavor;
+                $body
+            }
+            Kind::Hybrid => unreachable!("a deque has a base kind"),
+        }
+    };
+}
+pub(crate) use with_deque_flavor;
+
 /// The thieves' end of a worker's deque.
 pub(crate) enum RemoteDeque {
     Locked(LockedStealer<JobRef>),
@@ -373,26 +405,15 @@ impl WorkerThread {
 
     /// Pushes a job (dispatching on the worker's flavor); `false` if the deque is full.
     pub(crate) fn push(&self, job: JobRef) -> bool {
-        // SAFETY: each arm's flavor is the deque's kind.
-        unsafe {
-            match self.deque_kind {
-                Kind::LcwsPoll => self.push_as::<PollFlavor>(job),
-                Kind::LcwsSignal => self.push_as::<SignalFlavor>(job),
-                Kind::ChaseLev => self.push_as::<ChaseLevFlavor>(job),
-                Kind::Abp => self.push_as::<AbpFlavor>(job),
-                Kind::Locked => self.push_as::<LockedFlavor>(job),
-                Kind::Hybrid => unreachable!("a deque has a base kind"),
-            }
-        }
+        // SAFETY: the flavor is the deque's kind.
+        unsafe { with_deque_flavor!(self.deque_kind, F => self.push_as::<F>(job)) }
     }
 
     /// After pushing a job: answer an exposure request (`lcws-poll`) and wake a sleeping
     /// worker if there is one.
     #[inline(always)]
     pub(crate) fn after_push_as<F: Flavor>(&self) {
-        if F::POLL {
-            self.poll_exposure_request();
-        }
+        self.poll_as::<F>();
         if self.registry.sleep.has_sleepers() {
             self.wake_a_sleeper();
         }
@@ -400,12 +421,7 @@ impl WorkerThread {
 
     /// [`after_push_as`](Self::after_push_as), dispatching on the worker's flavor.
     pub(crate) fn after_push(&self) {
-        if self.deque_kind == Kind::LcwsPoll {
-            self.poll_exposure_request();
-        }
-        if self.registry.sleep.has_sleepers() {
-            self.wake_a_sleeper();
-        }
+        with_deque_flavor!(self.deque_kind, F => self.after_push_as::<F>())
     }
 
     /// A push found a sleeping worker: wake it. Under LCWS, first expose the oldest private
@@ -463,9 +479,7 @@ impl WorkerThread {
     /// `F` is this worker's flavor.
     #[inline(always)]
     pub(crate) unsafe fn take_local_as<F: Flavor>(&self) -> Option<JobRef> {
-        if F::POLL {
-            self.poll_exposure_request();
-        }
+        self.poll_as::<F>();
         // SAFETY: flavor guaranteed by the caller.
         let owner = unsafe { F::owner(self.deque()) };
         match F::pop_newest(owner) {
@@ -477,29 +491,14 @@ impl WorkerThread {
 
     /// Pops the newest local job (dispatching on the worker's flavor).
     pub(crate) fn take_local(&self) -> Option<JobRef> {
-        // SAFETY: each arm's flavor is the deque's kind.
-        unsafe {
-            match self.deque_kind {
-                Kind::LcwsPoll => self.take_local_as::<PollFlavor>(),
-                Kind::LcwsSignal => self.take_local_as::<SignalFlavor>(),
-                Kind::ChaseLev => self.take_local_as::<ChaseLevFlavor>(),
-                Kind::Abp => self.take_local_as::<AbpFlavor>(),
-                Kind::Locked => self.take_local_as::<LockedFlavor>(),
-                Kind::Hybrid => unreachable!("a deque has a base kind"),
-            }
-        }
+        // SAFETY: the flavor is the deque's kind.
+        unsafe { with_deque_flavor!(self.deque_kind, F => self.take_local_as::<F>()) }
     }
 
     /// `hybrid`: the current task's worker range.
     #[inline(always)]
     pub(crate) fn range(&self) -> (u32, u32) {
         self.range.get()
-    }
-
-    /// `hybrid`: sets the current task's worker range.
-    #[inline(always)]
-    pub(crate) fn set_range(&self, range: (u32, u32)) {
-        self.range.set(range);
     }
 
     /// Runs `f` with the worker range `range`, restoring the current one afterwards (also
@@ -614,14 +613,7 @@ impl WorkerThread {
         let info = self.info(self.random_victim());
         self.counters.steal_attempts.bump();
         match info.steal() {
-            Steal::Success(job) => {
-                self.counters.steals.bump();
-                if self.policy.uses_signals() && info.targeted.load(Ordering::Relaxed) {
-                    // A public task was removed: the victim may be signalled again.
-                    info.targeted.store(false, Ordering::Relaxed);
-                }
-                Some(job)
-            }
+            Steal::Success(job) => Some(self.stole(info, job)),
             Steal::PrivateWork => {
                 if self.notify(info) {
                     self.await_exposure(info)
@@ -647,13 +639,7 @@ impl WorkerThread {
             }
             self.counters.steal_attempts.bump();
             match info.steal() {
-                Steal::Success(job) => {
-                    self.counters.steals.bump();
-                    if self.policy.uses_signals() && info.targeted.load(Ordering::Relaxed) {
-                        info.targeted.store(false, Ordering::Relaxed);
-                    }
-                    return Some(job);
-                }
+                Steal::Success(job) => return Some(self.stole(info, job)),
                 // Still private: keep watching (a lost race also leaves more to take).
                 Steal::PrivateWork | Steal::Abort => {}
                 // The victim ran out of work: look elsewhere.
@@ -661,6 +647,17 @@ impl WorkerThread {
             }
         }
         None
+    }
+
+    /// Bookkeeping of a successful steal from `info`'s worker.
+    fn stole(&self, info: &WorkerInfo, job: JobRef) -> JobRef {
+        self.counters.steals.bump();
+        // A public task was removed: the victim may be signalled again (003 §4).
+        // Relaxed: the flag is a duplicate-signal filter.
+        if self.policy.uses_signals() && info.targeted.load(Ordering::Relaxed) {
+            info.targeted.store(false, Ordering::Relaxed);
+        }
+        job
     }
 
     /// Asks the worker of `info`, which has private work only, to expose some. Returns
@@ -717,12 +714,10 @@ impl WorkerThread {
     /// `hybrid`: whether the steal gate is still closed (an origin task is distributing
     /// work by mail).
     fn awaiting_mail(&self) -> bool {
-        self.kind == Kind::Hybrid
-            && self
-                .registry
-                .hybrid
-                .as_ref()
-                .is_some_and(|h| !h.can_steal())
+        self.registry
+            .hybrid
+            .as_ref()
+            .is_some_and(|h| !h.can_steal())
     }
 
     /// Runs an injected job: an origin task (start latency, `hybrid`'s range and gate).
@@ -740,10 +735,10 @@ impl WorkerThread {
         }
     }
 
-    /// Runs a job taken from a deque or the injector.
+    /// Runs a job taken from a deque or the injector. (Task counts and start times are
+    /// recorded by the job itself when its body starts, so a proxy, which may lose its
+    /// claim, is not counted as a task.)
     #[inline]
-    /// (Task counts and start times are recorded by the job itself when its body starts,
-    /// so a proxy, which may lose its claim, is not counted as a task.)
     pub(crate) fn execute(&self, job: JobRef) {
         // SAFETY: jobs in deques and the injector are alive and not yet run; each is taken
         // from exactly one place exactly once (the deques' exactly-once guarantee).

@@ -74,7 +74,7 @@ use std::ptr::NonNull;
 use crossbeam_utils::CachePadded;
 
 use super::{Age, Full, Owner, Steal, Stealer, Task};
-use crate::stats::{count_cas, seq_cst_fence, Side};
+use crate::stats::{seq_cst_fence, Side};
 use crate::sync::{Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
 /// The state shared by the owner and the thieves.
@@ -245,30 +245,10 @@ impl<T: Task> Owner<T> for Abp<T> {
         // Release below; a thief reading 0 takes nothing.
         inner.bot.store(0, Ordering::Relaxed);
         self.bot = 0;
-        let new_age = Age {
-            tag: old.tag.wrapping_add(1),
-            top: 0,
-        }
-        .pack();
-        if new_bot == top {
-            // One task left: race the thieves for it.
-            count_cas(Side::Owner);
-            // SeqCst on success: totally ordered with the thieves' CAS, and releases the
-            // reset `bot`; Acquire on failure: as for the load above (the winning thief's
-            // slot read happens before our next slot writes).
-            if inner
-                .age
-                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Acquire)
-                .is_ok()
-            {
-                // SAFETY: we won the last task; its slot holds a pushed value.
-                return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
-            }
-        }
-        // A thief took the last task (or all were gone already). Release: a thief that
-        // reads the new tag also reads `bot == 0` or later.
-        inner.age.store(new_age, Ordering::Release);
-        None
+        Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
+            // SAFETY: we won the last task; its slot holds a pushed value.
+            unsafe { T::from_raw(NonNull::new_unchecked(raw)) }
+        })
     }
 
     fn len(&self) -> usize {
@@ -302,25 +282,13 @@ impl<T: Task> Stealer<T> for AbpStealer<T> {
         // Relaxed: covered by the Acquire of `bot`; speculative, used only if the CAS proves
         // that no reset and no other removal happened since `age` was read.
         let raw = inner.slot(top).load(Ordering::Relaxed);
-        let new_age = Age {
-            tag: old.tag,
-            top: old.top + 1,
-        };
-        count_cas(Side::Thief);
-        // SeqCst: the linearization point, totally ordered with the owner's fence and CAS.
-        // Relaxed on failure: the value is not used.
-        match inner.age.compare_exchange(
-            old.pack(),
-            new_age.pack(),
-            Ordering::SeqCst,
-            Ordering::Relaxed,
-        ) {
-            Ok(_) => match NonNull::new(raw) {
-                // SAFETY: the CAS succeeded, so slot `top` held a task pushed in this epoch.
-                Some(raw) => Steal::Success(unsafe { T::from_raw(raw) }),
-                None => unreachable!("ABP: claimed an unwritten slot"),
-            },
-            Err(_) => Steal::Abort,
+        if !Age::claim_top(&inner.age, old) {
+            return Steal::Abort;
+        }
+        match NonNull::new(raw) {
+            // SAFETY: the CAS succeeded, so slot `top` held a task pushed in this epoch.
+            Some(raw) => Steal::Success(unsafe { T::from_raw(raw) }),
+            None => unreachable!("ABP: claimed an unwritten slot"),
         }
     }
 

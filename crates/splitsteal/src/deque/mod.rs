@@ -24,6 +24,9 @@ use std::fmt;
 use std::num::NonZeroUsize;
 use std::ptr::NonNull;
 
+use crate::stats::{count_cas, Side};
+use crate::sync::{AtomicU64, Ordering};
+
 mod abp;
 mod chase_lev;
 mod locked;
@@ -53,6 +56,59 @@ impl Age {
             tag: (word >> 32) as u32,
             top: word as u32,
         }
+    }
+
+    /// ABP's `popTop` linearization point, shared by [`Abp`] and [`Split`]'s public part: a
+    /// thief that read `old` from `age`, then a bottom above `old.top`, then (speculatively)
+    /// the slot at `old.top`, takes that task by moving `top` up under the same tag. Returns
+    /// whether it did; a failure means an owner reset or another removal came first.
+    #[inline]
+    pub(crate) fn claim_top(age: &AtomicU64, old: Age) -> bool {
+        let new_age = Age {
+            tag: old.tag,
+            top: old.top + 1,
+        };
+        count_cas(Side::Thief);
+        // SeqCst: the linearization point, totally ordered with the owner's fence and CAS.
+        // Relaxed on failure: the value is not used.
+        age.compare_exchange(
+            old.pack(),
+            new_age.pack(),
+            Ordering::SeqCst,
+            Ordering::Relaxed,
+        )
+        .is_ok()
+    }
+
+    /// The end of ABP's `popBottom`, shared by [`Abp`] and [`Split`]'s public part: the
+    /// owner took index `taken` (read `old` from `age` after its fence) and the deque is
+    /// now empty, its bottom already reset to 0. Publishes `top = 0` under a new tag, so a
+    /// thief still holding `old` fails its CAS (ABA); if `taken` was the last task
+    /// (`taken == old.top`) the owner races the thieves for it with a CAS. Returns whether
+    /// the owner won the task at `taken`.
+    #[inline]
+    pub(crate) fn reset_after_pop(age: &AtomicU64, old: Age, taken: usize) -> bool {
+        let new_age = Age {
+            tag: old.tag.wrapping_add(1),
+            top: 0,
+        }
+        .pack();
+        if taken == old.top as usize {
+            count_cas(Side::Owner);
+            // SeqCst on success: totally ordered with the thieves' CAS, and releases the
+            // reset bottom. Acquire on failure: the winning thief's CAS then happens before
+            // the owner's later slot writes (its speculative slot read cannot see them).
+            if age
+                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Acquire)
+                .is_ok()
+            {
+                return true;
+            }
+        }
+        // A thief took the last task (or all were gone already). Release: a thief that
+        // reads the new tag also reads the reset bottom (or a later one).
+        age.store(new_age, Ordering::Release);
+        false
     }
 }
 

@@ -67,7 +67,7 @@ use std::ptr::NonNull;
 use crossbeam_utils::CachePadded;
 
 use super::{Age, Full, Owner, Steal, Stealer, Task};
-use crate::stats::{count_cas, seq_cst_fence, Side};
+use crate::stats::{seq_cst_fence, Side};
 use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
 /// How many private tasks one exposure request moves to the public part.
@@ -334,30 +334,10 @@ impl<T: Task> Split<T> {
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag is published below.
         inner.public_bot.store(0, Ordering::Release);
-        let new_age = Age {
-            tag: old.tag.wrapping_add(1),
-            top: 0,
-        }
-        .pack();
-        if new_bot == top {
-            // One task left: race the thieves for it.
-            count_cas(Side::Owner);
-            // SeqCst on success: orders with the thieves' CAS and publishes the reset
-            // bottom (release). Acquire on failure: the winning thief's CAS then happens
-            // before our later slot writes (see the `age` load above).
-            if inner
-                .age
-                .compare_exchange(old.pack(), new_age, Ordering::SeqCst, Ordering::Acquire)
-                .is_ok()
-            {
-                // SAFETY: we won the last task; its slot holds a pushed value.
-                return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
-            }
-        }
-        // A thief took the last task (or all were gone already). Release: a thief that
-        // reads the new tag also reads `public_bot == 0`.
-        inner.age.store(new_age, Ordering::Release);
-        None
+        Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
+            // SAFETY: we won the last task; its slot holds a pushed value.
+            unsafe { T::from_raw(NonNull::new_unchecked(raw)) }
+        })
     }
 
     /// Moves private tasks to the public part per `how` (oldest first) and returns how
@@ -498,21 +478,11 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         // Relaxed: covered by the Acquire of `public_bot`; speculative, used only if the
         // CAS proves no reset and no other removal happened since `age` was read.
         let raw = inner.slot(top).load(Ordering::Relaxed);
-        let new_age = Age {
-            tag: old.tag,
-            top: old.top + 1,
-        };
-        count_cas(Side::Thief);
-        // SeqCst: the linearization point, totally ordered with the owner's fence and CAS.
-        match inner.age.compare_exchange(
-            old.pack(),
-            new_age.pack(),
-            Ordering::SeqCst,
-            Ordering::Relaxed,
-        ) {
+        if Age::claim_top(&inner.age, old) {
             // SAFETY: the CAS succeeded, so slot `top` held a pushed, exposed task.
-            Ok(_) => Steal::Success(unsafe { T::from_raw(NonNull::new_unchecked(raw)) }),
-            Err(_) => Steal::Abort,
+            Steal::Success(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
+        } else {
+            Steal::Abort
         }
     }
 
