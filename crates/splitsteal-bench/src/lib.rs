@@ -1,7 +1,8 @@
 //! The splitsteal benchmark suite (issue 6), run as `splitsteal bench`.
 //!
-//! Every workload is written once, generic over [`splitsteal::ForkJoin`]
-//! ([`workloads`]), and runs unchanged on every scheduler ([`sched`]): splitsteal's
+//! Every workload is written once, generic over [`splitsteal::ForkJoin`] (the spawning
+//! ones over [`sched::BenchCtx`], `ForkJoin` plus scope spawns) ([`workloads`]), and runs
+//! unchanged on every scheduler ([`sched`]): splitsteal's
 //! policies, rayon, chili and the serial elision. The [`runner`] measures them the same
 //! way (warm-up, interleaved repetitions, medians with min and max, every output verified
 //! against a serial reference); the [`modes`] are the papers' experiments; [`report`],

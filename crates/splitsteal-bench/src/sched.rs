@@ -10,7 +10,22 @@
 //! A [`Scheduler`] owns the pool of one (kind, threads) configuration; [`Scheduler::run`]
 //! runs one [`Workload`] on it and times it. Adding a scheduler means one
 //! [`SchedulerKind`] variant, one arm in [`Scheduler::build`] and one in
-//! [`Scheduler::run`].
+//! [`Scheduler::run`], and a [`BenchCtx`] impl for its context.
+//!
+//! ## Spawning ([`BenchCtx`])
+//!
+//! [`ForkJoin`] has `join` only. The workloads that need a scope with spawned tasks
+//! (`spawnjoin`, `spawnparfor`) use the one extra capability of [`BenchCtx`]:
+//! [`BenchCtx::spawn_then`] opens a scope, spawns a list of small tasks into it and runs a
+//! body on the calling worker. Each context implements it with what its scheduler has
+//! ([`SpawnKind`]):
+//!
+//! | context | `spawn_then(tasks, body)` |
+//! |---|---|
+//! | [`Serial`] | the serial elision: each task runs where it is spawned, then `body` |
+//! | `splitsteal::Current` | `splitsteal::scope`, one `Scope::spawn` per task, then `body` in the scope |
+//! | [`RayonCtx`] | `rayon::scope`, one `Scope::spawn` per task, then `body` in the scope |
+//! | [`ChiliCtx`] | chili has no spawn: emulated with one `join` per task, the task as the offered (second) side and the rest of the scope as the first, so the tasks are pending, oldest first, while `body` runs |
 
 use std::fmt;
 use std::num::NonZero;
@@ -103,6 +118,16 @@ impl SchedulerKind {
         }
     }
 
+    /// How the scheduler's context runs [`BenchCtx::spawn_then`].
+    pub fn spawn_kind(&self) -> SpawnKind {
+        match self {
+            SchedulerKind::Serial => <Serial as BenchCtx>::SPAWN,
+            SchedulerKind::Splitsteal(_) => <splitsteal::Current as BenchCtx>::SPAWN,
+            SchedulerKind::Rayon => <RayonCtx as BenchCtx>::SPAWN,
+            SchedulerKind::Chili => <ChiliCtx as BenchCtx>::SPAWN,
+        }
+    }
+
     /// Whether the scheduler reports splitsteal [`Stats`] (only splitsteal pools do).
     pub fn has_stats(&self) -> bool {
         matches!(self, SchedulerKind::Splitsteal(_))
@@ -143,6 +168,85 @@ impl FromStr for SchedulerKind {
     }
 }
 
+/// A task for [`BenchCtx::spawn_then`]: a closure run exactly once, on any worker of the
+/// scheduler, before `spawn_then` returns.
+pub type SpawnTask<'a> = Box<dyn FnOnce() + Send + 'a>;
+
+/// How a scheduler runs [`BenchCtx::spawn_then`] (shown in reports next to the spawning
+/// workloads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpawnKind {
+    /// The serial elision: each task runs at its spawn point.
+    Inline,
+    /// Real scope spawns (`splitsteal::scope` or `rayon::scope`, `Scope::spawn`).
+    Scope,
+    /// The scheduler has no spawn (chili): each spawned task is the second, offered side of
+    /// a `join` whose first side is the rest of the scope.
+    JoinEmulated,
+}
+
+impl SpawnKind {
+    /// Short description for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SpawnKind::Inline => "spawned tasks run inline (serial elision)",
+            SpawnKind::Scope => "scope spawns",
+            SpawnKind::JoinEmulated => {
+                "no spawn: each spawn emulated with a join (task offered, rest of the scope first)"
+            }
+        }
+    }
+}
+
+/// A scheduler context as the workloads see it: [`ForkJoin`] plus spawning into a scope.
+///
+/// Most workloads only join and implement [`Workload::run`] with the weaker bound
+/// `C: ForkJoin`; the spawning workloads use [`BenchCtx::spawn_then`].
+pub trait BenchCtx: ForkJoin {
+    /// How this context implements [`BenchCtx::spawn_then`].
+    const SPAWN: SpawnKind;
+
+    /// Opens a scope, spawns `tasks` into it in order, then runs `body` in the scope on the
+    /// calling worker; returns `body`'s result once `body` and every task have finished.
+    /// (The rayon idiom `scope(|s| { s.spawn(t1); ...; s.spawn(tk); body })`.)
+    fn spawn_then<'a, R, B>(&mut self, tasks: Vec<SpawnTask<'a>>, body: B) -> R
+    where
+        B: FnOnce(&mut Self) -> R + Send,
+        R: Send;
+}
+
+impl BenchCtx for Serial {
+    const SPAWN: SpawnKind = SpawnKind::Inline;
+
+    fn spawn_then<'a, R, B>(&mut self, tasks: Vec<SpawnTask<'a>>, body: B) -> R
+    where
+        B: FnOnce(&mut Self) -> R + Send,
+        R: Send,
+    {
+        for t in tasks {
+            t();
+        }
+        body(self)
+    }
+}
+
+impl BenchCtx for splitsteal::Current {
+    const SPAWN: SpawnKind = SpawnKind::Scope;
+
+    fn spawn_then<'a, R, B>(&mut self, tasks: Vec<SpawnTask<'a>>, body: B) -> R
+    where
+        B: FnOnce(&mut Self) -> R + Send,
+        R: Send,
+    {
+        splitsteal::scope(|s| {
+            for t in tasks {
+                s.spawn(move |_| t());
+            }
+            body(&mut splitsteal::Current)
+        })
+    }
+}
+
 /// rayon's context: a ZST whose `join` is [`rayon::join`]. Use it inside
 /// `rayon::ThreadPool::install` so that `join` runs on that pool.
 #[derive(Debug, Default, Clone, Copy)]
@@ -162,6 +266,23 @@ impl ForkJoin for RayonCtx {
 
     fn num_threads(&self) -> usize {
         rayon::current_num_threads()
+    }
+}
+
+impl BenchCtx for RayonCtx {
+    const SPAWN: SpawnKind = SpawnKind::Scope;
+
+    fn spawn_then<'a, R, B>(&mut self, tasks: Vec<SpawnTask<'a>>, body: B) -> R
+    where
+        B: FnOnce(&mut Self) -> R + Send,
+        R: Send,
+    {
+        rayon::scope(|s| {
+            for t in tasks {
+                s.spawn(move |_| t());
+            }
+            body(&mut RayonCtx)
+        })
     }
 }
 
@@ -239,6 +360,35 @@ impl ForkJoin for ChiliCtx {
 
     fn num_threads(&self) -> usize {
         self.threads
+    }
+}
+
+impl BenchCtx for ChiliCtx {
+    const SPAWN: SpawnKind = SpawnKind::JoinEmulated;
+
+    /// chili has no spawn: `spawn_then([t0, t1, ..], body)` runs as
+    /// `join(|| join(|| ..body.., || t1), || t0)`, so `t0` is the oldest offered task, as
+    /// the first spawn of a scope is the oldest task in a deque.
+    fn spawn_then<'a, R, B>(&mut self, tasks: Vec<SpawnTask<'a>>, body: B) -> R
+    where
+        B: FnOnce(&mut Self) -> R + Send,
+        R: Send,
+    {
+        fn nest<'a, R, B>(
+            c: &mut ChiliCtx,
+            mut rest: std::vec::IntoIter<SpawnTask<'a>>,
+            body: B,
+        ) -> R
+        where
+            B: FnOnce(&mut ChiliCtx) -> R + Send,
+            R: Send,
+        {
+            match rest.next() {
+                None => body(c),
+                Some(t) => c.join(move |c| nest(c, rest, body), move |_| t()).0,
+            }
+        }
+        nest(self, tasks.into_iter(), body)
     }
 }
 
@@ -473,6 +623,48 @@ mod tests {
         });
         assert_eq!((a, b), (1, 2));
         assert_eq!(*order.lock().unwrap(), ['a', 'b']);
+    }
+
+    #[test]
+    fn spawn_then_runs_every_task_once_before_returning_the_body() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        struct S(usize);
+        impl Workload for S {
+            type Input = ();
+            type Output = (Vec<u32>, u64, SpawnKind);
+            fn input(&self) {}
+            fn run<C: BenchCtx>(&self, c: &mut C, _: ()) -> Self::Output {
+                let runs: Vec<AtomicU32> = (0..self.0).map(|_| AtomicU32::new(0)).collect();
+                let tasks = runs
+                    .iter()
+                    .map(|r| {
+                        Box::new(move || {
+                            r.fetch_add(1, Ordering::Relaxed);
+                        }) as SpawnTask<'_>
+                    })
+                    .collect();
+                let body = c.spawn_then(tasks, |c| fib(c, 15));
+                let runs = runs.iter().map(|r| r.load(Ordering::Relaxed)).collect();
+                (runs, body, C::SPAWN)
+            }
+            fn check(&self, _: &Self::Output) -> Result<(), String> {
+                Ok(())
+            }
+        }
+        for kind in SchedulerKind::available() {
+            for threads in [1, 2] {
+                let s = Scheduler::build(kind, threads).unwrap();
+                for n in [0, 1, 4, 33] {
+                    let (runs, body, spawn) = s.run(&S(n), ()).output;
+                    assert_eq!(runs, vec![1; n], "{} with {n} tasks", s.label());
+                    assert_eq!(body, 610, "{}", s.label());
+                    assert_eq!(spawn, kind.spawn_kind());
+                }
+            }
+        }
+        assert_eq!(SchedulerKind::Chili.spawn_kind(), SpawnKind::JoinEmulated);
+        assert_eq!(SchedulerKind::Rayon.spawn_kind(), SpawnKind::Scope);
+        assert_eq!(SchedulerKind::Serial.spawn_kind(), SpawnKind::Inline);
     }
 
     #[test]

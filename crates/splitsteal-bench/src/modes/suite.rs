@@ -6,7 +6,8 @@ use crate::modes::{scheduler_order, workload_order, Env, ModeOutput};
 use crate::plot::Bars;
 use crate::report::{fill_ratios, fmt_count, fmt_ratio, fmt_secs, geomean, Record, Table};
 use crate::runner::{build_pools, cells, idle_load, measure, Reps};
-use crate::workloads::{registry, Group};
+use crate::sched::{SchedulerKind, SpawnKind};
+use crate::workloads::{registry, Group, SPAWNING};
 
 /// Default repetitions (test, quick, full).
 pub const REPS: (usize, usize, usize) = (1, 3, 5);
@@ -97,6 +98,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
     if recs.is_empty() {
         return Vec::new();
     }
+    let spawn = spawn_emulation(&recs);
     let mut full = Table::new(
         "suite: median time per scheduler (min–max), speedup over serial, ×rayon = rayon's time / this time (same run), splitsteal Stats",
         &[
@@ -120,9 +122,15 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
                     .map(|s| fmt_count(f(s)))
                     .unwrap_or_else(|| "-".into())
             };
+            let emulated = SPAWNING.contains(&r.workload.as_str())
+                && spawn.iter().any(|(x, _)| *x == r.scheduler);
             full.row(vec![
                 r.workload.clone(),
-                r.scheduler.clone(),
+                if emulated {
+                    format!("{} †", r.scheduler)
+                } else {
+                    r.scheduler.clone()
+                },
                 r.threads.to_string(),
                 med,
                 lo,
@@ -148,6 +156,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
             r.error.as_deref().unwrap_or("?")
         ));
     }
+    full.notes.extend(spawn.iter().map(|(_, n)| n.clone()));
     let mut out = vec![full];
     let mut threads: Vec<usize> = recs
         .iter()
@@ -157,7 +166,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
     threads.sort_unstable();
     threads.dedup();
     for &t in &threads {
-        out.push(summary(&recs, &order, t));
+        out.push(summary(&recs, &order, t, &spawn));
     }
     if let Some(&t) = threads.last() {
         out.push(targets(&recs, &order, t));
@@ -171,8 +180,46 @@ fn cell<'a>(recs: &[&'a Record], w: &str, s: &str, t: usize) -> Option<&'a Recor
         .find(|r| r.workload == w && r.scheduler == s && (r.threads == t || s == "serial"))
 }
 
-/// Workload × scheduler at `t` threads: median time and ×rayon; geometric means.
-fn summary(recs: &[&Record], order: &[String], t: usize) -> Table {
+/// The schedulers among `recs` that ran a spawning workload ([`SPAWNING`]) without real
+/// scope spawns ([`SpawnKind::JoinEmulated`]: chili), each with the note that says so.
+/// Their cells of those workloads are marked `†` in the summaries.
+fn spawn_emulation(recs: &[&Record]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for r in recs {
+        let Ok(kind) = r.scheduler.parse::<SchedulerKind>() else {
+            continue;
+        };
+        if kind.spawn_kind() != SpawnKind::JoinEmulated
+            || !SPAWNING.contains(&r.workload.as_str())
+            || out.iter().any(|(s, _)| *s == r.scheduler)
+        {
+            continue;
+        }
+        let ws: Vec<&str> = SPAWNING
+            .iter()
+            .copied()
+            .filter(|w| {
+                recs.iter()
+                    .any(|x| x.workload == *w && x.scheduler == r.scheduler)
+            })
+            .collect();
+        out.push((
+            r.scheduler.clone(),
+            format!(
+                "† {} has no spawn: in {} each spawn is emulated with a join whose offered side is the \
+                 spawned task and whose first side is the rest of the scope (the tasks are pending, oldest \
+                 first, while the body runs)",
+                r.scheduler,
+                ws.join(", "),
+            ),
+        ));
+    }
+    out
+}
+
+/// Workload × scheduler at `t` threads: median time and ×rayon; geometric means. Cells of
+/// `spawn`'s schedulers on the spawning workloads are marked `†`.
+fn summary(recs: &[&Record], order: &[String], t: usize, spawn: &[(String, String)]) -> Table {
     let mut header = vec!["workload".to_string()];
     header.extend(order.iter().map(|s| {
         if s == "serial" {
@@ -200,9 +247,16 @@ fn summary(recs: &[&Record], order: &[String], t: usize) -> Table {
                             per_sched[i].extend(r.vs_rayon);
                             per_sched_speed[i].extend(r.speedup);
                         }
+                        let mark = if SPAWNING.contains(&w.as_str())
+                            && spawn.iter().any(|(x, _)| x == s)
+                        {
+                            " †"
+                        } else {
+                            ""
+                        };
                         match (s.as_str(), r.vs_rayon) {
-                            ("serial", _) | (_, None) => fmt_secs(m),
-                            (_, Some(v)) => format!("{} ({v:.2})", fmt_secs(m)),
+                            ("serial", _) | (_, None) => format!("{}{mark}", fmt_secs(m)),
+                            (_, Some(v)) => format!("{} ({v:.2}){mark}", fmt_secs(m)),
                         }
                     }
                     None => "-".into(),
@@ -222,6 +276,7 @@ fn summary(recs: &[&Record], order: &[String], t: usize) -> Table {
         "×rayon > 1: faster than rayon at the same thread count, measured in the same run; speedup: serial elision time / time."
             .into(),
     );
+    tab.notes.extend(spawn.iter().map(|(_, n)| n.clone()));
     tab
 }
 
@@ -381,4 +436,65 @@ fn plots(env: &Env, out: &mut ModeOutput) {
         &vs.title.clone(),
         |p| vs.draw(p),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(workload: &str, scheduler: &str, threads: usize, t: f64) -> Record {
+        let mut r = Record::new("suite", workload, "p", scheduler, threads);
+        r.set_times(vec![t]);
+        r.verified = true;
+        r
+    }
+
+    #[test]
+    fn chili_cells_of_spawning_workloads_are_marked() {
+        let mut recs = Vec::new();
+        for w in ["fib", "spawnjoin", "listwalk"] {
+            recs.push(rec(w, "serial", 1, 0.04));
+            for s in ["lcws-signal", "rayon", "chili"] {
+                recs.push(rec(w, s, 2, 0.02));
+            }
+        }
+        fill_ratios(&mut recs);
+        let tabs = tables(&recs);
+        let summary = tabs
+            .iter()
+            .find(|t| t.title.starts_with("suite summary at 2"))
+            .unwrap();
+        let col = |name: &str| summary.header.iter().position(|h| h == name).unwrap();
+        let row = |w: &str| summary.rows.iter().find(|r| r[0] == w).unwrap();
+        assert!(row("spawnjoin")[col("chili@2")].ends_with('†'));
+        assert!(!row("spawnjoin")[col("rayon@2")].contains('†'));
+        assert!(!row("listwalk")[col("chili@2")].contains('†'));
+        assert!(!row("fib")[col("chili@2")].contains('†'));
+        assert!(
+            summary
+                .notes
+                .iter()
+                .any(|n| n.starts_with("† chili has no spawn: in spawnjoin each spawn")),
+            "{:?}",
+            summary.notes
+        );
+        let full = &tabs[0];
+        assert!(full
+            .rows
+            .iter()
+            .any(|r| r[0] == "spawnjoin" && r[1] == "chili †"));
+        assert!(full.notes.iter().any(|n| n.starts_with('†')));
+        // Every cell verified: the targets still compute with the shapes present.
+        let targets = tabs.last().unwrap();
+        assert!(targets
+            .rows
+            .iter()
+            .any(|r| r[0] == "every run verified" && r[2] == "PASS"));
+        // Without chili, no mark and no note.
+        recs.retain(|r| r.scheduler != "chili");
+        let tabs = tables(&recs);
+        assert!(tabs
+            .iter()
+            .all(|t| t.notes.iter().all(|n| !n.starts_with('†'))));
+    }
 }

@@ -1,11 +1,26 @@
-//! The workloads: each written once, generic over [`ForkJoin`], with a generated input and
-//! a serial reference to verify every run's output against.
+//! The workloads: each written once, generic over [`ForkJoin`] (the spawning ones over
+//! [`BenchCtx`], `ForkJoin` plus scope spawns), with a generated input and a serial
+//! reference to verify every run's output against.
 //!
 //! | group | workloads |
 //! |---|---|
 //! | 001 (thesis §4.2.1) | `fib`, `nqueens`, `knapsack`, `matmul`, `strassen`, `cilksort`, `mcpi` |
 //! | chili / UTS | `treesum`, `uts` |
 //! | 003 (PBBS, generated inputs) | see [`registry`] |
+//! | shapes (issue 10) | [`shapes`]: shapes users write every day, which a scheduler that runs some joins sequentially for good cannot parallelize |
+//!
+//! The shapes (issue 10), [`shapes`]; arithmetic only, so that nothing but the
+//! scheduler's willingness to let the coarse work be stolen decides the speedup:
+//!
+//! | workload | shape |
+//! |---|---|
+//! | `listwalk` | a linked list walked with `join(|| walk(next), || process(node))`, about 15 µs of arithmetic per node |
+//! | `coarsejoin` | inside the first side of 4 nested joins whose second sides are trivial, a `join(big, big)` of two long leaves with no joins inside |
+//! | `spawnjoin` | a scope spawns 4 small tasks, then its body runs `join(big, big)` of two long leaves |
+//! | `spawnparfor` | a scope spawns 4 small tasks, then its body runs a `par_for` with about 5 µs of arithmetic per element |
+//!
+//! chili has no spawn: under chili, `spawnjoin` and `spawnparfor` emulate each spawn with a
+//! join ([`BenchCtx::spawn_then`], [`SpawnKind::JoinEmulated`]); the reports say so.
 //!
 //! Input sizes are per [`Size`]; [`registry`] lists them and the per-rep time each size
 //! aims for (on one core of the development machine, serial elision).
@@ -18,6 +33,7 @@ use std::time::Duration;
 use splitsteal::{ForkJoin, Stats};
 
 use crate::sched::Scheduler;
+pub use crate::sched::{BenchCtx, SpawnKind, SpawnTask};
 
 pub mod cilksort;
 pub mod fib;
@@ -27,10 +43,12 @@ pub mod matmul;
 pub mod mcpi;
 pub mod nqueens;
 pub mod pbbs;
+pub mod shapes;
 pub mod treesum;
 pub mod uts;
 
-/// A benchmark workload: an input, a parallel algorithm over [`ForkJoin`], and a check.
+/// A benchmark workload: an input, a parallel algorithm over [`ForkJoin`] (or
+/// [`BenchCtx`], when it spawns), and a check.
 pub trait Workload: Send + Sync {
     /// What one run consumes (e.g. a fresh copy of the array to sort); `()` if the
     /// workload only reads data it owns.
@@ -42,7 +60,10 @@ pub trait Workload: Send + Sync {
     fn input(&self) -> Self::Input;
 
     /// The timed part: runs the algorithm with scheduler context `c`.
-    fn run<C: ForkJoin>(&self, c: &mut C, input: Self::Input) -> Self::Output;
+    ///
+    /// Implementations that only join declare the weaker bound `C: ForkJoin`, which Rust
+    /// accepts for an impl of this method; the spawning ones keep `C: BenchCtx`.
+    fn run<C: BenchCtx>(&self, c: &mut C, input: Self::Input) -> Self::Output;
 
     /// Compares `output` with the serial reference (not timed).
     fn check(&self, output: &Self::Output) -> Result<(), String>;
@@ -151,6 +172,9 @@ pub enum Group {
     Uts,
     /// Paper 003's PBBS benchmarks, on generated inputs.
     Pbbs003,
+    /// Issue 10's shapes: list walk, coarse join behind pending work, spawns then a coarse
+    /// join or a `par_for`.
+    Shapes,
 }
 
 impl Group {
@@ -161,6 +185,7 @@ impl Group {
             Group::Chili => "chili",
             Group::Uts => "uts",
             Group::Pbbs003 => "003/pbbs",
+            Group::Shapes => "shapes (issue 10)",
         }
     }
 }
@@ -202,8 +227,13 @@ pub fn registry() -> Vec<WorkloadSpec> {
         uts::spec(),
     ];
     v.extend(pbbs::specs());
+    v.extend(shapes::specs());
     v
 }
+
+/// The workloads that spawn ([`BenchCtx::spawn_then`]): their cells on a scheduler whose
+/// [`SpawnKind`] is not [`SpawnKind::Scope`] are labelled in the reports.
+pub const SPAWNING: [&str; 2] = [shapes::SPAWNJOIN, shapes::SPAWNPARFOR];
 
 /// Every workload name, comma-separated.
 pub fn valid_names() -> String {
