@@ -5,7 +5,7 @@
 //! workloads at their default size and seed) at 1 and 2 threads with each scheduler's
 //! 2-thread speedup (its own 1-thread median / its 2-thread median).
 //!
-//! `cargo run --release -p splitsteal-bench --example runtime [-- REPS [--window N|max] [--shapes-only]]`
+//! `cargo run --release -p splitsteal-bench --example runtime [-- REPS [--shapes-only]]`
 //! (`RUNTIME_SCHEDULERS=serial,rayon,lcws-signal` runs a subset; serial and rayon are the
 //! ratios' baselines). About a minute on the 2-core development machine.
 //!
@@ -13,6 +13,8 @@
 //! shapes, the 1- and 2-thread pools of every scheduler are interleaved in one rotating
 //! order); the tables give medians, the ratio to the serial code (the serial elision on the
 //! same workload code), the ratio to rayon, and the splitsteal `Stats` of the median run.
+//! The splitsteal pools record every join (the runtime has no private window) and are not
+//! pinned (the runtime's defaults).
 
 use std::time::Duration;
 
@@ -94,19 +96,16 @@ fn median(cell: &Cell) -> (Duration, Option<splitsteal::Stats>) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(bad) = args
+        .iter()
+        .skip(1)
+        .find(|a| a.starts_with("--") && *a != "--shapes-only")
+    {
+        eprintln!("unknown option {bad}; usage: runtime [REPS] [--shapes-only] (every join is recorded; there is no window to set)");
+        std::process::exit(2);
+    }
     let reps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
-    let window = match args.iter().position(|a| a == "--window") {
-        Some(i) => match args.get(i + 1).map(String::as_str) {
-            Some("max") => Some(usize::MAX),
-            Some(n) => Some(n.parse().expect("--window N|max")),
-            None => panic!("--window N|max"),
-        },
-        None => None,
-    };
-    let opts = PoolOptions {
-        lcws_window: window,
-        ..PoolOptions::default()
-    };
+    let opts = PoolOptions::default();
     println!(
         "{} (median of {reps} runs after a warm-up)\n",
         opts.describe()

@@ -84,12 +84,6 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 300, value_name = "SECS")]
     pub timeout: u64,
 
-    /// LCWS private window of the splitsteal pools: a number, or `max` to push at every
-    /// join as the papers' algorithms do (default: the runtime's default; `scaling` uses
-    /// `max` unless this is given).
-    #[arg(long, value_parser = parse_window, value_name = "N|max")]
-    pub lcws_window: Option<usize>,
-
     /// Also replace the section between `<!-- bench-report:start -->` and
     /// `<!-- bench-report:end -->` of this README with the suite tables and plot links.
     #[arg(long, value_name = "README")]
@@ -102,14 +96,6 @@ fn parse_workload(s: &str) -> Result<String, String> {
 
 fn parse_scheduler(s: &str) -> Result<SchedulerKind, String> {
     s.parse()
-}
-
-fn parse_window(s: &str) -> Result<usize, String> {
-    if s.trim().eq_ignore_ascii_case("max") {
-        Ok(usize::MAX)
-    } else {
-        parse_positive(s)
-    }
 }
 
 fn parse_positive(s: &str) -> Result<usize, String> {
@@ -235,10 +221,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         workloads: (!args.workload.is_empty()).then(|| args.workload.clone()),
         kinds: kinds.clone(),
         threads: (!args.threads.is_empty()).then(|| args.threads.clone()),
-        pool_options: PoolOptions {
-            lcws_window: args.lcws_window,
-            ..PoolOptions::default()
-        },
+        pool_options: PoolOptions::default(),
         out: args.out.clone(),
         progress: Progress::hidden(),
         watchdog,
@@ -273,14 +256,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
                 args.seed
             ),
             format!("schedulers: {}", names.join(", ")),
-            format!(
-                "splitsteal pools: {}",
-                PoolOptions {
-                    lcws_window: args.lcws_window,
-                    ..PoolOptions::default()
-                }
-                .describe()
-            ),
+            format!("splitsteal pools: {}", PoolOptions::default().describe()),
         ],
         timing: Vec::new(),
     };
@@ -456,6 +432,9 @@ mod tests {
         assert!(e.contains("positive"), "{e}");
         assert!(parse(&["--reps", "x"]).is_err());
         assert!(parse(&["--frobnicate"]).is_err());
+        // The runtime records every join: there is no LCWS window to set any more.
+        let e = parse(&["--lcws-window", "max"]).unwrap_err();
+        assert!(e.contains("--lcws-window"), "{e}");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod affinity;
 pub mod cli;
 pub mod hog;
 pub mod html;

@@ -173,6 +173,100 @@ impl Record {
         self.max_s = s.last().copied();
         self.times_s = times;
     }
+
+    /// The fastest and slowest repetition, `(min_s, max_s)`, if the cell has times.
+    pub fn range(&self) -> Option<(f64, f64)> {
+        Some((self.min_s?, self.max_s?))
+    }
+}
+
+/// How one cell compares with another once the run-to-run spread is accounted for: a win
+/// or a loss only when the two cells' min–max ranges of repetition times do not overlap;
+/// overlapping (or touching) ranges are a tie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Versus {
+    /// Faster beyond the spread: its slowest repetition beat the other's fastest.
+    Win,
+    /// The min–max ranges overlap: the difference is within the run-to-run spread.
+    Tie,
+    /// Slower beyond the spread.
+    Loss,
+}
+
+impl Versus {
+    /// `a` against `b`, from their (min, max) repetition times (lower is faster).
+    pub fn of_ranges(a: (f64, f64), b: (f64, f64)) -> Versus {
+        if a.1 < b.0 {
+            Versus::Win
+        } else if a.0 > b.1 {
+            Versus::Loss
+        } else {
+            Versus::Tie
+        }
+    }
+
+    /// `a` against `b` (`None` unless both cells have times).
+    pub fn of_records(a: &Record, b: &Record) -> Option<Versus> {
+        Some(Versus::of_ranges(a.range()?, b.range()?))
+    }
+}
+
+/// Wins, ties and losses of one scheduler against another over workloads ([`Versus`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Faster beyond the spread.
+    pub wins: usize,
+    /// Within the spread.
+    pub ties: usize,
+    /// Slower beyond the spread.
+    pub losses: usize,
+}
+
+impl Tally {
+    /// Counts one comparison.
+    pub fn add(&mut self, v: Versus) {
+        match v {
+            Versus::Win => self.wins += 1,
+            Versus::Tie => self.ties += 1,
+            Versus::Loss => self.losses += 1,
+        }
+    }
+
+    /// Counts a comparison if there is one.
+    pub fn extend(&mut self, v: Option<Versus>) {
+        if let Some(v) = v {
+            self.add(v);
+        }
+    }
+
+    /// The number of comparisons.
+    pub fn total(&self) -> usize {
+        self.wins + self.ties + self.losses
+    }
+
+    /// The share of wins (ties count against), `None` if empty.
+    pub fn win_share(&self) -> Option<f64> {
+        (self.total() > 0).then(|| self.wins as f64 / self.total() as f64)
+    }
+
+    /// `7 wins, 10 ties, 1 loss`.
+    pub fn describe(&self) -> String {
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        format!(
+            "{}, {}, {}",
+            n(self.wins, "win", "wins"),
+            n(self.ties, "tie", "ties"),
+            n(self.losses, "loss", "losses")
+        )
+    }
+}
+
+/// The range of `num`'s time / `den`'s time over their repetitions: (`num.min / den.max`,
+/// `num.max / den.min`). E.g. `ratio_range(rayon, p)` bounds p's ×rayon.
+pub fn ratio_range(num: &Record, den: &Record) -> Option<(f64, f64)> {
+    let (a, b) = (num.range()?, den.range()?);
+    (b.0 > 0.0).then(|| (a.0 / b.1, a.1 / b.0))
 }
 
 /// Sorted copy.
@@ -587,6 +681,41 @@ mod tests {
         assert_eq!(&rows[0][col("cas")], "", "absent stats are empty, not zero");
         assert_eq!(&rows[3][col("verified")], "false");
         assert_eq!(&rows[0][col("times_s")], "0.4;0.2;0.3");
+    }
+
+    #[test]
+    fn overlapping_ranges_are_ties_disjoint_ones_wins_or_losses() {
+        use Versus::*;
+        // Disjoint: a win for the faster, a loss for the slower.
+        assert_eq!(Versus::of_ranges((1.0, 2.0), (3.0, 4.0)), Win);
+        assert_eq!(Versus::of_ranges((3.0, 4.0), (1.0, 2.0)), Loss);
+        // Overlapping, nested or touching ranges are ties, whatever the medians say.
+        assert_eq!(Versus::of_ranges((1.0, 3.0), (2.0, 4.0)), Tie);
+        assert_eq!(Versus::of_ranges((2.0, 4.0), (1.0, 3.0)), Tie);
+        assert_eq!(Versus::of_ranges((1.0, 5.0), (2.0, 3.0)), Tie);
+        assert_eq!(Versus::of_ranges((1.0, 2.0), (2.0, 3.0)), Tie);
+        // From records: the median is lower, but the spread overlaps.
+        let rec = |times: Vec<f64>| {
+            let mut r = Record::new("suite", "fib", "", "x", 2);
+            r.set_times(times);
+            r
+        };
+        let a = rec(vec![0.10, 0.11, 0.20]);
+        let b = rec(vec![0.12, 0.13, 0.14]);
+        assert!(a.median_s < b.median_s);
+        assert_eq!(Versus::of_records(&a, &b), Some(Tie));
+        let c = rec(vec![0.15, 0.16]);
+        assert_eq!(Versus::of_records(&b, &c), Some(Win));
+        assert_eq!(Versus::of_records(&c, &b), Some(Loss));
+        assert_eq!(Versus::of_records(&c, &rec(vec![])), None);
+        let mut t = Tally::default();
+        for v in [Win, Tie, Tie, Loss, Win, Win] {
+            t.add(v);
+        }
+        assert_eq!(t.describe(), "3 wins, 2 ties, 1 loss");
+        assert_eq!(t.win_share(), Some(0.5));
+        let (lo, hi) = ratio_range(&c, &b).unwrap();
+        assert!((lo - 0.15 / 0.14).abs() < 1e-12 && (hi - 0.16 / 0.12).abs() < 1e-12);
     }
 
     #[test]

@@ -42,11 +42,14 @@ use crate::workloads::Workload;
 pub const SPLITSTEAL_RUNTIME: bool = true;
 
 /// Options applied to the splitsteal pools (rayon and chili have no equivalent).
+///
+/// There is no LCWS window any more: the runtime records every join (its task stays
+/// reachable by a thief until it is popped back), as the LCWS papers' algorithm does. The
+/// pools are built with the runtime's defaults otherwise, in particular unpinned (pinning
+/// is the runtime's opt-in `pin_threads(true)`, which the suite never uses; rayon and chili
+/// do not pin either).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PoolOptions {
-    /// `ThreadPoolBuilder::lcws_window` (`None`: the runtime's default;
-    /// `Some(usize::MAX)`: push at every join, as the papers' algorithms do).
-    pub lcws_window: Option<usize>,
     /// `ThreadPoolBuilder::record_start_latency` (the runtime's start-latency recorder,
     /// read with [`Scheduler::take_start_latencies`]).
     pub record_start_latency: bool,
@@ -55,16 +58,13 @@ pub struct PoolOptions {
 impl PoolOptions {
     /// Short description for reports.
     pub fn describe(&self) -> String {
-        match self.lcws_window {
-            None => format!(
-                "LCWS private window {} (runtime default)",
-                splitsteal::ThreadPoolBuilder::DEFAULT_LCWS_WINDOW
-            ),
-            Some(usize::MAX) => {
-                "LCWS private window unbounded (the papers' algorithm: push at every join)".into()
-            }
-            Some(w) => format!("LCWS private window {w}"),
+        let mut s = String::from(
+            "every join recorded (the LCWS papers' algorithm); workers not pinned (runtime defaults)",
+        );
+        if self.record_start_latency {
+            s.push_str("; start-latency recorder on");
         }
+        s
     }
 }
 
@@ -474,9 +474,6 @@ impl Scheduler {
                     .num_threads(threads)
                     .policy(p)
                     .thread_name(format!("ss-{p}"));
-                if let Some(w) = opts.lcws_window {
-                    b = b.lcws_window(w);
-                }
                 if opts.record_start_latency {
                     b = b.record_start_latency(true);
                 }

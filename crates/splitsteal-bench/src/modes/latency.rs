@@ -12,7 +12,6 @@ use crate::modes::{scheduler_order, Env, ModeOutput};
 use crate::plot::{Lines, Series};
 use crate::report::{quantile_sorted, sorted, Record, Table};
 use crate::runner::{build_pools, cells};
-use crate::sched::PoolOptions;
 use crate::workloads::latency::{summarize, StartLatency, TASK_SPIN};
 use crate::workloads::{panic_message, Size, Workload};
 
@@ -41,12 +40,9 @@ fn us(d: Duration) -> f64 {
 pub fn run(env: &Env) -> ModeOutput {
     let cs = cells(&env.parallel_kinds(), &env.threads_or(&[2]));
     // splitsteal pools also record starts with the runtime's recorder, as a cross-check of
-    // the in-workload clock reads (the recorder sees jobs, not the tasks of joins that ran
-    // inline without becoming jobs).
-    let opts = PoolOptions {
-        record_start_latency: true,
-        ..env.pool_options
-    };
+    // the in-workload clock reads.
+    let mut opts = env.pool_options;
+    opts.record_start_latency = true;
     let pools = build_pools(&cs, opts);
     let runs = env.reps_or(RUNS.0, RUNS.1, RUNS.2);
     let mut records = Vec::new();
@@ -262,8 +258,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         ]);
     }
     rt.notes.push(
-        "The recorder stamps every job a worker starts (the origin included); a join whose second closure ran inline \
-         without becoming a job (LCWS private window) is not a job. Compare with the in-workload clock reads above."
+        "The recorder stamps every task a worker starts: the origin, every spawned task, and every join's second closure, \
+         stolen or popped back (every join is recorded). Compare with the in-workload clock reads above."
             .into(),
     );
     if rt.rows.is_empty() {

@@ -6,7 +6,7 @@
 //! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | 003 Figs. 3, 8 |
 //! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | 000 Fig. 2a |
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | 001 §4.2.2 |
-//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A | 002 |
+//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | 002, issue 10 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -35,7 +35,7 @@ pub enum Mode {
     Scaling,
     /// Start latency of N = 2, 8, 32, 128 spawned tasks on 2 workers, 100 runs.
     Latency,
-    /// 2, 4, 8 workers on this machine, and 2 workers against a CPU hog: T vs T1/P_A (002).
+    /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (002); 2 workers on 1 CPU vs 1 worker (issue 10).
     Multiprogram,
     /// All of the above (syncops reuses the suite's runs).
     All,
