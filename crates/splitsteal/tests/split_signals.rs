@@ -13,7 +13,8 @@
 
 use std::cell::Cell;
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{compiler_fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use splitsteal::deque::{Exposure, Full, Owner, SignalExposer, Split, Steal, Stealer};
@@ -77,6 +78,12 @@ fn install(signal: libc::c_int) {
     }
 }
 
+/// The signal tests run one at a time: each wants the machine's CPUs to itself (CI has two).
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Count and sums of what one thread took (see `deque_stress.rs`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Tally {
@@ -108,20 +115,21 @@ impl Tally {
     }
 }
 
-/// The owner's exit, normal or by a panic: stops the signaller (and waits until it has sent
-/// its last signal, so no signal targets a finished thread), clears the exposer, and on a
-/// panic stops the thieves too (instead of leaving them waiting for a drained deque).
+/// The owner's exit, normal or by a panic: stops the signallers (and waits until each has
+/// sent its last signal, so no signal targets a finished thread), clears the exposer, and
+/// on a panic stops the thieves too (instead of leaving them waiting for a drained deque).
 struct OwnerExit<'a> {
     signalling: &'a AtomicBool,
-    signaller_stopped: &'a AtomicBool,
+    /// Threads that may still signal the owner; each decrements it when it has stopped.
+    signallers: &'a AtomicUsize,
     aborted: &'a AtomicBool,
 }
 
 impl Drop for OwnerExit<'_> {
     fn drop(&mut self) {
-        // Release: the signaller stops; Acquire: its last `pthread_kill` is behind us.
+        // Release: the signallers stop; Acquire: their last `pthread_kill` is behind us.
         self.signalling.store(false, Ordering::Release);
-        while !self.signaller_stopped.load(Ordering::Acquire) {
+        while self.signallers.load(Ordering::Acquire) > 0 {
             std::thread::yield_now();
         }
         EXPOSER.with(|e| e.set(None));
@@ -134,13 +142,14 @@ impl Drop for OwnerExit<'_> {
 
 #[test]
 fn exposure_by_signal_keeps_exactly_once() {
+    let _serial = serial();
     let signal = libc::SIGRTMIN() + 3;
     install(signal);
     let n = tasks();
     let owner_thread = AtomicU64::new(0);
     let owner_ready = AtomicBool::new(false);
     let signalling = AtomicBool::new(true);
-    let signaller_stopped = AtomicBool::new(false);
+    let signallers = AtomicUsize::new(1);
     let done = AtomicBool::new(false);
     let aborted = AtomicBool::new(false);
     let stolen = AtomicUsize::new(0);
@@ -186,7 +195,7 @@ fn exposure_by_signal_keeps_exactly_once() {
 
         let signaller = {
             let (owner_thread, owner_ready) = (&owner_thread, &owner_ready);
-            let (signalling, signaller_stopped) = (&signalling, &signaller_stopped);
+            let (signalling, signallers) = (&signalling, &signallers);
             scope.spawn(move || {
                 // Acquire: the owner's thread id is written before the flag.
                 while !owner_ready.load(Ordering::Acquire) {
@@ -199,7 +208,7 @@ fn exposure_by_signal_keeps_exactly_once() {
                     // At most one signal in flight: real-time signals queue up otherwise.
                     if HANDLED.load(Ordering::Relaxed) >= sent {
                         // SAFETY: the owner thread is alive until we set
-                        // `signaller_stopped`: it waits for that before returning.
+                        // `signallers` to 0: it waits for that before returning.
                         let rc = unsafe { libc::pthread_kill(target, signal) };
                         assert_eq!(rc, 0, "pthread_kill failed");
                         sent += 1;
@@ -207,7 +216,7 @@ fn exposure_by_signal_keeps_exactly_once() {
                     std::hint::spin_loop();
                 }
                 // Release: all our `pthread_kill` calls happen before the owner returns.
-                signaller_stopped.store(true, Ordering::Release);
+                signallers.fetch_sub(1, Ordering::Release);
                 sent
             })
         };
@@ -216,7 +225,7 @@ fn exposure_by_signal_keeps_exactly_once() {
         EXPOSER.with(|e| e.set(Some(d.signal_exposer())));
         let exit = OwnerExit {
             signalling: &signalling,
-            signaller_stopped: &signaller_stopped,
+            signallers: &signallers,
             aborted: &aborted,
         };
         // SAFETY: `pthread_self` has no preconditions.
@@ -290,4 +299,265 @@ fn exposure_by_signal_keeps_exactly_once() {
         got.count - owner.count,
     );
     assert_eq!(got, want, "a task was lost or taken twice");
+}
+
+// ---------------------------------------------------------------------------------------
+// The owner's own `Split::expose`, interrupted by the handler's (issue 10, defect 1).
+
+/// Signals handled by [`on_half_signal`], and signals the thieves sent to the owner.
+static HALF_HANDLED: AtomicUsize = AtomicUsize::new(0);
+static HALF_SENT: AtomicUsize = AtomicUsize::new(0);
+
+/// The handler of [`owner_expose_interrupted_by_handler_expose_keeps_exactly_once`]: always
+/// [`Exposure::Half`], as under `lcws-half`.
+extern "C" fn on_half_signal(_signal: libc::c_int) {
+    if let Some(exposer) = EXPOSER.with(Cell::get) {
+        // SAFETY: as in `on_signal`.
+        unsafe { exposer.expose(Exposure::Half) };
+    }
+    // Relaxed: a counter; the owner brackets its own exposures with it, the thieves keep at
+    // most one signal in flight with it.
+    HALF_HANDLED.fetch_add(1, Ordering::Relaxed);
+}
+
+/// How many of the owner's own exposures a handler must interrupt before the test ends:
+/// `SPLITSTEAL_SIGNAL_INTERRUPTS`, default 10,000 in release builds, 1,000 in debug builds.
+fn min_interrupted() -> usize {
+    std::env::var("SPLITSTEAL_SIGNAL_INTERRUPTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) {
+            1_000
+        } else {
+            10_000
+        })
+}
+
+/// The first two CPUs this thread may run on, if it may run on two.
+fn two_cpus() -> Option<[usize; 2]> {
+    // SAFETY: a zeroed `cpu_set_t` is an empty set; `sched_getaffinity` fills it.
+    let set = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        if libc::sched_getaffinity(0, size, &mut set) != 0 {
+            return None;
+        }
+        set
+    };
+    let size = 8 * std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: `CPU_ISSET` reads the set; `cpu` is below its size.
+    let mut cpus = (0..size).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) });
+    Some([cpus.next()?, cpus.next()?])
+}
+
+/// Pins the calling thread to `cpu` (best effort: an error leaves it unpinned).
+fn pin_to(cpu: usize) {
+    // SAFETY: a set with one CPU, passed with its size, for the calling thread (0).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+/// 003's Half handler interrupts the owner inside its own `Split::expose` (which the runtime
+/// calls from the owner's normal code path: `wake_a_sleeper`, `lcws-poll`'s answer to a
+/// request). Before the fix the owner read `bot` and `public_bot`, the handler raised
+/// `public_bot` by ⌈r/2⌉, thieves stole above the owner's stale value, and the owner's late
+/// store lowered `public_bot` under `top`: the stolen slots became private again and the
+/// owner popped them too (taken twice; tasks can also be lost that way).
+///
+/// The owner pushes 6 tasks, exposes one itself, pops 5, then pops what is left (the deque
+/// drains, and its indices reset, every round). Two thieves steal continuously and, as the
+/// runtime's thieves do, signal the owner when a steal fails (one signal in flight at a
+/// time); the handler exposes half. The owner goes on until its own exposure was
+/// interrupted [`min_interrupted`] times (counted, so every run covers the race whatever
+/// the timing). Every task id is unique; each must be taken exactly once.
+///
+/// The thieves signal, rather than a separate signaller thread, because then a thief is
+/// running, ready to steal, when the handler exposes: that is what makes the race show.
+/// Measured before the fix, per 2,000 interrupted exposures: 130–180 tasks taken twice with
+/// the thieves signalling, 0–20 with a separate signaller. For the same reason the owner
+/// runs alone on one CPU and the thieves share a second (when the process may use two).
+#[test]
+fn owner_expose_interrupted_by_handler_expose_keeps_exactly_once() {
+    let _serial = serial();
+    let signal = libc::SIGRTMIN() + 4;
+    // SAFETY: as in `install`, with `on_half_signal`.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_half_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        assert_eq!(libc::sigaction(signal, &action, std::ptr::null_mut()), 0);
+    }
+    let min_interrupted = min_interrupted();
+    let cpus = two_cpus();
+    let owner_thread = AtomicU64::new(0);
+    let owner_ready = AtomicBool::new(false);
+    let signalling = AtomicBool::new(true);
+    let signallers = AtomicUsize::new(THIEVES);
+    let done = AtomicBool::new(false);
+    let aborted = AtomicBool::new(false);
+    let stolen = AtomicUsize::new(0);
+    let start = Instant::now();
+
+    let mut d: Split<Task> = Split::with_capacity(64);
+    let stealer = d.stealer();
+    let (owner_took, took_again, thieves, rounds, interrupted) = std::thread::scope(|scope| {
+        let thieves: Vec<_> = (0..THIEVES)
+            .map(|_| {
+                let s = stealer.clone();
+                let (owner_thread, owner_ready) = (&owner_thread, &owner_ready);
+                let (signalling, signallers) = (&signalling, &signallers);
+                let (done, stolen, aborted) = (&done, &stolen, &aborted);
+                scope.spawn(move || {
+                    if let Some([_, cpu]) = cpus {
+                        pin_to(cpu);
+                    }
+                    // Acquire: the owner's thread id is written before the flag.
+                    while !owner_ready.load(Ordering::Acquire) {
+                        std::thread::yield_now();
+                    }
+                    let target = owner_thread.load(Ordering::Relaxed) as libc::pthread_t;
+                    let mut signals = true;
+                    let mut got: Vec<u32> = Vec::new();
+                    loop {
+                        match s.steal() {
+                            Steal::Success(t) => {
+                                got.push(t.get() as u32);
+                                // Relaxed: a progress counter.
+                                stolen.fetch_add(1, Ordering::Relaxed);
+                                continue;
+                            }
+                            // Acquire: after the owner's final drain the deque stays empty.
+                            Steal::Empty if done.load(Ordering::Acquire) && s.is_empty() => break,
+                            _ => {}
+                        }
+                        // Acquire: the owner panicked; the test fails there.
+                        if aborted.load(Ordering::Acquire) {
+                            break;
+                        }
+                        if signals {
+                            // Acquire: stop as soon as the owner asks (it waits for us).
+                            if !signalling.load(Ordering::Acquire) {
+                                signals = false;
+                                // Release: our `pthread_kill` calls happen before the
+                                // owner returns.
+                                signallers.fetch_sub(1, Ordering::Release);
+                            } else if HALF_SENT.load(Ordering::Relaxed)
+                                <= HALF_HANDLED.load(Ordering::Relaxed)
+                            {
+                                // At most one signal in flight (two if both thieves pass
+                                // the check at once): real-time signals queue up otherwise.
+                                // Relaxed: a counter.
+                                HALF_SENT.fetch_add(1, Ordering::Relaxed);
+                                // SAFETY: the owner thread is alive until `signallers`
+                                // drops to 0: it waits for that before returning.
+                                let rc = unsafe { libc::pthread_kill(target, signal) };
+                                assert_eq!(rc, 0, "pthread_kill failed");
+                            }
+                        }
+                        std::hint::spin_loop();
+                    }
+                    if signals {
+                        // Release: as above (we stopped without seeing the request).
+                        signallers.fetch_sub(1, Ordering::Release);
+                    }
+                    got
+                })
+            })
+            .collect();
+
+        let owner = scope.spawn(|| {
+            if let Some([cpu, _]) = cpus {
+                pin_to(cpu);
+            }
+            EXPOSER.with(|e| e.set(Some(d.signal_exposer())));
+            let exit = OwnerExit {
+                signalling: &signalling,
+                signallers: &signallers,
+                aborted: &aborted,
+            };
+            // SAFETY: `pthread_self` has no preconditions.
+            owner_thread.store(unsafe { libc::pthread_self() } as u64, Ordering::Relaxed);
+            // Release: publishes the thread id.
+            owner_ready.store(true, Ordering::Release);
+            // The task ids the owner took (bit `id - 1`; 1 bit a task keeps long runs small),
+            // and how many times it took an id it had taken already.
+            let mut took: Vec<u64> = Vec::new();
+            let mut took_again = 0usize;
+            let mut take = |took: &mut [u64], t: Task| {
+                let (word, bit) = ((t.get() - 1) / 64, 1u64 << ((t.get() - 1) % 64));
+                took_again += usize::from(took[word] & bit != 0);
+                took[word] |= bit;
+            };
+            let mut rounds = 0usize;
+            let mut interrupted = 0usize;
+            while interrupted < min_interrupted || stolen.load(Ordering::Relaxed) == 0 {
+                rounds += 1;
+                let first = 6 * rounds - 5;
+                took.resize((6 * rounds).div_ceil(64), 0);
+                for id in first..first + 6 {
+                    // Every round drains the deque (and resets its indices): 6 slots are free.
+                    d.push(NonZeroUsize::new(id).unwrap()).unwrap();
+                }
+                // Relaxed: a counter written by the handler on this thread. The signal fences
+                // keep the two reads on either side of the exposure.
+                let before = HALF_HANDLED.load(Ordering::Relaxed);
+                compiler_fence(Ordering::SeqCst);
+                d.expose(Exposure::One);
+                compiler_fence(Ordering::SeqCst);
+                // Relaxed: as above.
+                if HALF_HANDLED.load(Ordering::Relaxed) != before {
+                    interrupted += 1;
+                }
+                for _ in 0..5 {
+                    if let Some(t) = d.pop() {
+                        take(&mut took, t);
+                    }
+                }
+                while let Some(t) = d.pop() {
+                    take(&mut took, t);
+                }
+            }
+            drop(exit);
+            while let Some(t) = d.pop() {
+                take(&mut took, t);
+            }
+            // Release: the thieves' final `is_empty` sees the drained deque.
+            done.store(true, Ordering::Release);
+            (took, took_again, rounds, interrupted)
+        });
+        let (took, took_again, rounds, interrupted) = owner.join().unwrap();
+        let thieves: Vec<Vec<u32>> = thieves.into_iter().map(|h| h.join().unwrap()).collect();
+        (took, took_again, thieves, rounds, interrupted)
+    });
+
+    // Taken twice: by the owner twice, by two thieves (or one twice), or by a thief and the
+    // owner. Lost: taken by nobody.
+    let total = 6 * rounds;
+    let mut stolen: Vec<u32> = thieves.concat();
+    stolen.sort_unstable();
+    let mut twice = took_again + stolen.len();
+    stolen.dedup();
+    twice -= stolen.len();
+    let mut taken = owner_took;
+    for &id in &stolen {
+        let (word, bit) = ((id as usize - 1) / 64, 1u64 << ((id as usize - 1) % 64));
+        twice += usize::from(taken[word] & bit != 0);
+        taken[word] |= bit;
+    }
+    let lost = total - taken.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    println!(
+        "{total} tasks in {rounds} rounds, {:.2?}, pinned to {cpus:?}: {} signals, {interrupted} \
+         owner exposures interrupted, {} stolen; {twice} taken twice, {lost} lost",
+        start.elapsed(),
+        HALF_HANDLED.load(Ordering::Relaxed),
+        thieves.iter().map(Vec::len).sum::<usize>(),
+    );
+    assert!(
+        twice == 0 && lost == 0,
+        "{twice} tasks taken twice and {lost} lost, of {total}"
+    );
 }

@@ -23,7 +23,7 @@
 //!
 //! 003's signal-based LCWS exposes inside a signal handler that interrupts the owner
 //! between *any* two of its instructions ([`SignalExposer`]). The handler reads `bot` and
-//! `public_bot` and, if `public_bot < bot`, raises `public_bot`. Three rules make that safe,
+//! `public_bot` and, if `public_bot < bot`, raises `public_bot`. Four rules make that safe,
 //! each enforced with a `compiler_fence` (a signal fence: it orders the owner's accesses
 //! against a handler running on the same thread, and costs nothing at run time):
 //!
@@ -37,6 +37,29 @@
 //! 3. **pop_public_bottom** lowers `bot` to the new `public_bot` *before* lowering
 //!    `public_bot`, and resets `bot` before `public_bot`, so during the whole operation
 //!    `bot <= public_bot` and a handler finds nothing private to expose.
+//! 4. **expose**, the owner's own ([`Split::expose`]), reads `bot` and `public_bot` and then
+//!    stores `public_bot + n`. A handler that raised `public_bot` in between would be undone
+//!    by that stale store: `public_bot` would drop under `top`, and tasks thieves had taken
+//!    would count as private again and be popped by the owner too (issue 10). So the owner
+//!    raises a same-thread guard (`ExposeGuard::active`) before its first read and lowers it
+//!    after its store, with a signal fence on each side. A handler that finds the guard
+//!    raised writes neither `bot` nor `public_bot`: it counts its request in
+//!    `ExposeGuard::deferred` and returns 0. Still under the guard, the owner then serves
+//!    every counted request (reading `bot` and `public_bot` afresh, after the handler), lowers
+//!    the guard, and looks at the counts once more: a handler that ran between its last look
+//!    and the lowering counted a request that no one served yet, so it goes round again.
+//!    At every interruption point the handler is safe: before the guard is raised or after
+//!    it is lowered, the owner holds no value read from `public_bot` that it will store
+//!    from; while it is raised, the handler stores nothing the owner has read. Every request
+//!    counted during a call is served before the call returns, and is included in its result.
+//!
+//! The owner's other stores that depend on earlier reads are covered by rules 2 and 3:
+//! `pop_private`'s undo stores `bot`, which only the owner writes, and both it and
+//! `pop_public_bottom` store `public_bot` or `bot` only while `bot <= public_bot`, when a
+//! handler changes nothing (`pop_public_bottom` must be called with the private part empty,
+//! as `pop` does; a debug assertion checks it). Handlers that expose the same deque must not
+//! interrupt one another (a signal is blocked while its own handler runs; the runtime uses
+//! one signal).
 //!
 //! Deviation from 003, on purpose: when the private part is empty, `pop_private` restores
 //! `bot` at once instead of leaving it one below `public_bot` for `pop_public_bottom` to
@@ -48,6 +71,9 @@
 //!
 //! - Slot and `bot` accesses are relaxed: only the owner writes them; thieves read a slot
 //!   only after an Acquire load of `public_bot` that covers it.
+//! - The guard of rule 4 is relaxed and ordered by signal fences: only the owner's thread
+//!   (the owner, or a handler interrupting it) ever touches it. It is a `std` atomic even
+//!   under loom: no other thread exists for loom to model.
 //! - Every store to `public_bot` is Release: it publishes the slots below it.
 //! - `pop_public_bottom` fences (`SeqCst`) between its `public_bot` store and its `age`
 //!   load (ABP's StoreLoad fence), and loads `age` with Acquire so that a thief's
@@ -63,6 +89,8 @@
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;
+// Rule 4's guard: same-thread only, so `std`'s even under loom (see the module doc).
+use std::sync::atomic::{AtomicBool as ThreadAtomicBool, AtomicUsize as ThreadAtomicUsize};
 
 use crossbeam_utils::CachePadded;
 
@@ -83,6 +111,15 @@ pub enum Exposure {
 }
 
 impl Exposure {
+    /// Every variant, in [`Exposure::index`] order.
+    const ALL: [Exposure; 3] = [Exposure::One, Exposure::Conservative, Exposure::Half];
+
+    /// The variant's position in [`Exposure::ALL`].
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+
     /// How many of `private` tasks this rule exposes.
     #[inline]
     pub fn count(self, private: usize) -> usize {
@@ -95,6 +132,18 @@ impl Exposure {
     }
 }
 
+/// Rule 4 of the module doc: the owner's own exposure against a signal handler's. Touched
+/// only on the owner's thread, by the owner and by a handler that interrupted it.
+#[derive(Default)]
+struct ExposeGuard {
+    /// Raised while the owner's [`Split::expose`] reads and writes `public_bot`; a handler
+    /// that finds it raised defers its request instead of exposing.
+    active: ThreadAtomicBool,
+    /// Requests deferred by handlers, counted per [`Exposure`] (wrapping). Written by
+    /// handlers only; the owner counts the ones it served in [`Split::served`].
+    deferred: [ThreadAtomicUsize; 3],
+}
+
 /// The state shared by the owner, the thieves and a signal handler.
 struct Inner {
     /// `{tag, top}`: written by thieves (CAS) and by the owner on resets.
@@ -104,6 +153,8 @@ struct Inner {
     /// One past the newest private task. Written by the owner only (and read by thieves
     /// only to tell [`Steal::PrivateWork`] from [`Steal::Empty`]), so it gets its own line.
     bot: CachePadded<AtomicUsize>,
+    /// Rule 4: on its own line, so that the owner's writes to it never disturb thieves.
+    guard: CachePadded<ExposeGuard>,
     slots: Box<[AtomicPtr<()>]>,
 }
 
@@ -117,6 +168,7 @@ impl Inner {
             age: CachePadded::new(AtomicU64::new(0)),
             public_bot: CachePadded::new(AtomicUsize::new(0)),
             bot: CachePadded::new(AtomicUsize::new(0)),
+            guard: CachePadded::new(ExposeGuard::default()),
             slots: (0..capacity)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
@@ -132,18 +184,23 @@ impl Inner {
     }
 
     /// Moves `how.count(r)` of the r private tasks to the public part. Runs on the owner's
-    /// thread only: between owner operations, or in a signal handler that interrupted one
-    /// (see the module doc for why every interruption point is safe).
-    #[inline]
-    fn expose(&self, how: Exposure) -> usize {
+    /// thread only: in [`Split::expose`] (under rule 4's guard), or in a signal handler
+    /// that did not interrupt the owner's own exposure (see the module doc for why every
+    /// other interruption point is safe). `interrupted` runs where a handler may interrupt
+    /// a read-then-write (a no-op except in tests, which expose there as a handler would).
+    #[inline(always)]
+    fn expose_now(&self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
         // Relaxed: `bot` and `public_bot` are written only by this thread (the interrupted
         // owner); the owner's compiler fences order its writes against this handler.
         let bot = self.bot.load(Ordering::Relaxed);
+        interrupted();
+        // Relaxed: as above.
         let public_bot = self.public_bot.load(Ordering::Relaxed);
         if bot <= public_bot {
             return 0;
         }
         let n = how.count(bot - public_bot);
+        interrupted();
         if n > 0 {
             // Release: publishes the slots written by `push` before `bot` was raised over
             // them (same hardware thread, kept in program order by push's compiler fence).
@@ -191,6 +248,9 @@ pub struct Split<T: Task> {
     bot: usize,
     slots: NonNull<AtomicPtr<()>>,
     capacity: usize,
+    /// Rule 4: how many of the requests handlers deferred (`ExposeGuard::deferred`, per
+    /// [`Exposure`], wrapping) this owner has served.
+    served: [usize; 3],
     /// `!Sync` and `Send` (see `OwnerMarker`).
     _marker: super::OwnerMarker<T>,
 }
@@ -234,6 +294,10 @@ impl SignalExposer {
     /// no CAS, no fence and no read-modify-write, allocates nothing and takes no lock, so
     /// it is async-signal-safe.
     ///
+    /// If it interrupted the owner's own [`Split::expose`], it exposes nothing and returns 0:
+    /// it leaves its request to that call, which serves it before returning and counts it in
+    /// its own result (rule 4 of the module doc).
+    ///
     /// # Safety
     /// The deque this handle came from must be alive, and the call must run on the
     /// owner's thread: either between the owner's deque operations or in a signal handler
@@ -242,7 +306,20 @@ impl SignalExposer {
     pub unsafe fn expose(&self, how: Exposure) -> usize {
         // SAFETY: the caller keeps the deque (and so `Inner`) alive.
         let inner = unsafe { self.inner.cast::<Inner>().as_ref() };
-        inner.expose(how)
+        let guard = &inner.guard;
+        // Relaxed: written only on this thread (the owner's `expose`, which we interrupted
+        // if it is raised; its signal fences order it against us).
+        if guard.active.load(Ordering::Relaxed) {
+            let deferred = &guard.deferred[how.index()];
+            // Relaxed, and a load then a store rather than a read-modify-write: only handlers
+            // write the count, one at a time, on this thread; the owner only reads it.
+            deferred.store(
+                deferred.load(Ordering::Relaxed).wrapping_add(1),
+                Ordering::Relaxed,
+            );
+            return 0;
+        }
+        inner.expose_now(how, &mut || {})
     }
 }
 
@@ -342,9 +419,64 @@ impl<T: Task> Split<T> {
 
     /// Moves private tasks to the public part per `how` (oldest first) and returns how
     /// many; no CAS, no fence, no read-modify-write.
+    ///
+    /// A signal handler that interrupts this call leaves its exposure to it (rule 4 of the
+    /// module doc): the result then includes what the handler's requests exposed.
     #[inline]
     pub fn expose(&mut self, how: Exposure) -> usize {
-        self.inner.expose(how)
+        self.expose_interruptible(how, &mut || {})
+    }
+
+    /// [`Split::expose`], with `interrupted` run at every point where a signal handler may
+    /// interrupt it (a no-op except in tests, which expose there as a handler would).
+    #[inline(always)]
+    fn expose_interruptible(&mut self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
+        let inner = &*self.inner;
+        let guard = &inner.guard;
+        let mut how = Some(how);
+        let mut exposed = 0;
+        loop {
+            interrupted();
+            // Rule 4. Relaxed: only this thread touches the guard; the signal fence keeps
+            // the reads of `expose_now` after it.
+            guard.active.store(true, Ordering::Relaxed);
+            compiler_fence(Ordering::SeqCst);
+            interrupted();
+            if let Some(how) = how.take() {
+                exposed += inner.expose_now(how, interrupted);
+                interrupted();
+            }
+            // Serve the requests of handlers that found the guard raised (this call's, as
+            // none outlives a call), still under the guard.
+            for (kind, served) in Exposure::ALL.into_iter().zip(&mut self.served) {
+                // Relaxed: written by handlers on this thread only.
+                let deferred = guard.deferred[kind.index()].load(Ordering::Relaxed);
+                while *served != deferred {
+                    *served = served.wrapping_add(1);
+                    exposed += inner.expose_now(kind, interrupted);
+                    interrupted();
+                }
+                interrupted();
+            }
+            // Signal fence: our `public_bot` store and count loads stay before the guard
+            // drops. Relaxed: as above.
+            compiler_fence(Ordering::SeqCst);
+            guard.active.store(false, Ordering::Relaxed);
+            // Signal fence: the look below stays after the guard drops; a handler that ran
+            // before the drop but after our loads above deferred a request we must serve.
+            compiler_fence(Ordering::SeqCst);
+            interrupted();
+            let pending = Exposure::ALL
+                .into_iter()
+                .zip(&self.served)
+                // Relaxed: as above.
+                .any(|(kind, &served)| {
+                    guard.deferred[kind.index()].load(Ordering::Relaxed) != served
+                });
+            if !pending {
+                return exposed;
+            }
+        }
     }
 
     /// A raw exposure handle for a signal handler running on this owner's thread.
@@ -384,6 +516,7 @@ impl<T: Task> Owner<T> for Split<T> {
             bot: 0,
             slots,
             capacity,
+            served: [0; 3],
             inner,
             _marker: PhantomData,
         }
@@ -437,6 +570,15 @@ impl<T: Task> SplitStealer<T> {
         let bot = self.inner.bot.load(Ordering::Relaxed);
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
         bot.saturating_sub(public_bot)
+    }
+
+    /// Tasks in the public part, as this thief sees them (a racy hint: whether a steal
+    /// could succeed now).
+    pub fn public_len(&self) -> usize {
+        // Acquire/Relaxed: a snapshot, as in `is_empty`.
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        public_bot.saturating_sub(top)
     }
 
     #[inline]
@@ -679,5 +821,152 @@ mod tests {
                 }
             }
         });
+    }
+
+    /// The sequential result of a set of exposure requests on `private` private tasks, for
+    /// every order they could run in: the public tasks each order adds.
+    fn orders(private: usize, requests: &[Exposure]) -> Vec<usize> {
+        if requests.is_empty() {
+            return vec![0];
+        }
+        let mut out = Vec::new();
+        for i in 0..requests.len() {
+            let mut rest = requests.to_vec();
+            let first = rest.remove(i);
+            let n = first.count(private);
+            out.extend(orders(private - n, &rest).into_iter().map(|m| n + m));
+        }
+        out
+    }
+
+    /// Rule 4 at every interruption point: a handler (every variant) exposes at the k-th
+    /// point of the owner's own `expose` (every variant), or at two points, on every small
+    /// deque. `public_bot` never drops, no request is lost, and the result is what some
+    /// sequential order of the requests gives. Under miri (about 60 ms a case): one point
+    /// at a time, on 5 private tasks and 1 public.
+    #[test]
+    fn a_handler_interrupting_the_owners_expose_at_every_point() {
+        const POINTS: usize = 34;
+        assert!((0..3).all(|i| Exposure::ALL[i].index() == i));
+        let deques: Vec<(usize, usize)> = if cfg!(miri) {
+            vec![(5, 1)]
+        } else {
+            (0..=5).flat_map(|r| [(r, 0), (r, 1)]).collect()
+        };
+        let mut cases = 0;
+        for &(private, public) in &deques {
+            for owner_how in Exposure::ALL {
+                for handler_how in Exposure::ALL {
+                    // An uninterrupted call has at most 9 points; each interruption adds at
+                    // most 12 (a round of 9 to serve a request deferred after its kind's
+                    // turn, 3 for serving it), so a call interrupted twice has at most 33.
+                    let seconds = |k1| if cfg!(miri) { k1..k1 + 1 } else { k1..POINTS };
+                    for (k1, k2) in (0..POINTS).flat_map(|k1| seconds(k1).map(move |k2| (k1, k2))) {
+                        let mut d: Split<NonZeroUsize> = Split::with_capacity(16);
+                        for i in 1..=public + private {
+                            d.push(t(i)).unwrap();
+                        }
+                        for _ in 0..public {
+                            d.expose(Exposure::One);
+                        }
+                        let (inner, e) = (d.inner.clone(), d.signal_exposer());
+                        let (mut point, mut low, mut by_handler) = (0, public, 0);
+                        let mut requests = vec![owner_how];
+                        let by_owner = d.expose_interruptible(owner_how, &mut || {
+                            let now = inner.public_bot.load(Ordering::Relaxed);
+                            assert!(now >= low, "public_bot dropped from {low} to {now}");
+                            if point == k1 || point == k2 {
+                                // SAFETY: this thread owns the deque; the handler runs here.
+                                by_handler += unsafe { e.expose(handler_how) };
+                                requests.push(handler_how);
+                            }
+                            low = inner.public_bot.load(Ordering::Relaxed);
+                            point += 1;
+                        });
+                        let what = || {
+                            format!(
+                                "{private} private, {public} public, owner {owner_how:?}, \
+                                 handler {handler_how:?} at points {k1} and {k2}"
+                            )
+                        };
+                        assert!(point <= POINTS, "{point} points: {}", what());
+                        let exposed = d.inner.public_bot.load(Ordering::Relaxed) - public;
+                        assert_eq!(exposed, by_owner + by_handler, "{}", what());
+                        assert!(orders(private, &requests).contains(&exposed), "{}", what());
+                        assert_eq!(d.private_len(), private - exposed, "{}", what());
+                        let mut all: Vec<usize> = std::iter::from_fn(|| d.pop())
+                            .map(NonZeroUsize::get)
+                            .collect();
+                        all.sort_unstable();
+                        assert_eq!(
+                            all,
+                            (1..=public + private).collect::<Vec<_>>(),
+                            "{}",
+                            what()
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        let pairs = if cfg!(miri) {
+            POINTS
+        } else {
+            POINTS * (POINTS + 1) / 2
+        };
+        assert_eq!(cases, deques.len() * 9 * pairs);
+    }
+}
+
+/// loom cannot deliver a signal, but it can interleave a thief with an owner whose own
+/// exposure is interrupted, at each of its points in turn, by a handler's exposure (run
+/// there as a plain call on the owner's thread, which is what a signal does).
+#[cfg(all(test, loom))]
+mod loom_models {
+    use super::*;
+    use std::num::NonZeroUsize;
+
+    /// Rule 4 with a thief: 3 private tasks; the owner exposes one itself and a handler
+    /// exposes half at point `k`; a thief makes two attempts; the owner pops everything.
+    /// Before rule 4, a handler between the owner's read and its store let the thief take
+    /// tasks 1 and 2, and the owner's stale store made task 2 private again: taken twice
+    /// (this model finds it). Preemption bound 2 (`LOOM_MAX_PREEMPTIONS` overrides it): the
+    /// race needs only the owner's preemption after the handler and the switch back.
+    #[test]
+    fn loom_owner_expose_interrupted_by_a_handler_with_a_thief() {
+        // 21 points cover the call interrupted once (see the unit test above).
+        for k in 0..21 {
+            let mut builder = loom::model::Builder::new();
+            builder.preemption_bound = builder.preemption_bound.or(Some(2));
+            builder.check(move || {
+                let t = |i| NonZeroUsize::new(i).unwrap();
+                let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
+                for i in 1..=3 {
+                    d.push(t(i)).unwrap();
+                }
+                let s = d.stealer();
+                let thief = loom::thread::spawn(move || {
+                    (0..2)
+                        .filter_map(|_| s.steal().success().map(NonZeroUsize::get))
+                        .collect::<Vec<_>>()
+                });
+                let e = d.signal_exposer();
+                let mut point = 0;
+                d.expose_interruptible(Exposure::One, &mut || {
+                    if point == k {
+                        // SAFETY: this thread owns the deque; the "handler" runs here.
+                        unsafe { e.expose(Exposure::Half) };
+                    }
+                    point += 1;
+                });
+                assert!(point <= 21, "{point} points");
+                let mut all: Vec<usize> = std::iter::from_fn(|| d.pop())
+                    .map(NonZeroUsize::get)
+                    .collect();
+                all.extend(thief.join().unwrap());
+                all.sort_unstable();
+                assert_eq!(all, [1, 2, 3], "handler at point {k}");
+            });
+        }
     }
 }
