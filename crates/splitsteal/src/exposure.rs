@@ -1,18 +1,28 @@
 //! How a thief gets a victim to expose private work (LCWS notification).
 //!
-//! - **Poll** (`lcws-poll`, 000 Algorithm 1 / 003 USLCWS): the thief sets the victim's
-//!   `targeted` flag; the victim reads its flag with a plain load at every join and every
-//!   pop, and exposes one task when it is set.
-//! - **Signal** (`lcws-signal`, `lcws-cons`, `lcws-half`; 003 §4): the thief sets the flag and
-//!   sends the victim a real-time signal with `pthread_kill`; the handler, running on the
-//!   victim between any two of its instructions, exposes through the deque's
-//!   [`SignalExposer`](crate::deque::SignalExposer). The flag only suppresses duplicate
-//!   signals: it is cleared when the victim pushes a task or when a public task of the
-//!   victim is taken.
+//! - **Poll** (`lcws-poll`, the LCWS paper's Algorithm 1 / the LCWS-in-practice paper's
+//!   user-space variant): the thief posts a request in the victim's `Wanted` word; the
+//!   victim reads that word with one plain load after every push and at every pop, and
+//!   exposes one task when a request is there.
+//! - **Signal** (`lcws-signal`, `lcws-cons`, `lcws-half`; the LCWS-in-practice paper, §4): the
+//!   thief marks the victim `signalled` and sends it a real-time signal with `pthread_kill`;
+//!   the handler, running on the victim between any two of its instructions, exposes
+//!   through the deque's [`SignalExposer`](crate::deque::SignalExposer) and clears the mark.
+//!   While the mark is set no other thief signals that victim.
 //!
-//! The handler is installed with `SA_RESTART`, so a task blocked in a system call that the
-//! signal interrupts (`read` on a pipe, `nanosleep`) restarts it instead of failing with
-//! `EINTR`. It touches only atomics and a `const`-initialized thread-local: no allocation,
+//! # System calls interrupted by the signal (`EINTR`)
+//!
+//! The handler is installed with `SA_RESTART`, so a task blocked in `read`, `write`,
+//! `wait`, `futex` or similar restarts the call instead of failing. Linux never restarts
+//! some calls after any handler, though (signal(7), "Interruption of system calls"):
+//! `poll`, `ppoll`, `select`, `epoll_wait`, `nanosleep`/`clock_nanosleep`, `sem_timedwait`,
+//! `sigtimedwait`, and socket reads and writes with a timeout set (`SO_RCVTIMEO`). A task
+//! running under a signal policy that calls one of these directly sees `EINTR` when a
+//! thief asks it for work, and must retry as POSIX code generally must (`std::thread::sleep`
+//! and most of `std`'s I/O already retry). The `lcws-poll` policy sends no signals. A test
+//! (`poll_with_a_timeout_sees_eintr_under_signal_policies`) keeps this paragraph true.
+//!
+//! The handler touches only atomics and a `const`-initialized thread-local: no allocation,
 //! no lock, nothing that is not async-signal-safe.
 
 use std::collections::HashSet;

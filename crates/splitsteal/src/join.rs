@@ -1,11 +1,10 @@
 //! `join`: the fork-join protocol, top to bottom.
 //!
-//! 0. LCWS: if the private part already holds a full window of tasks, `b` could not be
-//!    exposed before them: run `a` then `b` here (see `ThreadPoolBuilder::lcws_window`).
 //! 1. Put `b` in a job on this stack frame and push it on the local deque (for LCWS: the
-//!    private part, no synchronization). A full deque cannot take it: run `a` then `b`
-//!    inline, nothing lost.
-//! 2. Answer a pending exposure request (`lcws-poll`), wake a sleeping worker if any.
+//!    private part, no synchronization). Every join is pushed: from now until step 4 pops
+//!    it back, `b` is where a thief can reach it (for LCWS: exposed on request, oldest
+//!    first). A full deque cannot take it: run `a` then `b` inline, nothing lost.
+//! 2. One plain load: does a thief want something from us (an exposure, a wake-up)?
 //! 3. Run `a`. If it panics, still wait for `b` (run it, or wait for its thief), then
 //!    resume the panic: nothing may point into this frame once it unwinds.
 //! 4. Pop local work. Popping `b` back (the common case) runs it inline. Another job
@@ -64,8 +63,7 @@ where
     RA: Send,
     RB: Send,
 {
-    // The LCWS flavors first, tested with plain compares rather than a jump table: their
-    // sequential path (a full private window) is the hottest path of all.
+    // The LCWS flavors first, tested with plain compares rather than a jump table.
     // SAFETY: each arm's flavor is the worker's kind.
     unsafe {
         if worker.kind == Kind::LcwsSignal {
@@ -120,11 +118,6 @@ where
     RB: Send,
 {
     // SAFETY: `F` is the worker's flavor, by our caller.
-    if unsafe { worker.window_full_as::<F>() } {
-        return join_sequential::<F, _, _, _, _>(worker, a, b);
-    }
-    // Out of line, so that the sequential path above keeps a small stack frame.
-    // SAFETY: as above.
     unsafe { join_pushed::<F, _, _, _, _>(worker, a, b) }
 }
 
@@ -132,7 +125,7 @@ where
 ///
 /// # Safety
 /// `F` is the worker's flavor.
-#[inline(never)]
+#[inline(always)]
 unsafe fn join_pushed<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
     F: Flavor,
@@ -147,7 +140,7 @@ where
     if !unsafe { worker.push_as::<F>(job_b_ref) } {
         return join_inline(worker, a, job_b);
     }
-    worker.after_push_as::<F>();
+    worker.after_push();
 
     let ra = match panic::catch_unwind(AssertUnwindSafe(|| a(worker))) {
         Ok(ra) => ra,
@@ -234,21 +227,6 @@ fn take_back_slow<L: Probe, R>(
     }
     worker.wait_until(latch);
     None
-}
-
-/// LCWS with a full private window: `b` could not be exposed before the window's tasks,
-/// so run both closures here (`b` even if `a` panics, as in a real join).
-#[inline(always)]
-fn join_sequential<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
-where
-    F: Flavor,
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    worker.poll_as::<F>();
-    run_both(|| a(worker), || b(worker))
 }
 
 /// The deque was full: run both closures here, in order (a panic of `a` still runs `b`).

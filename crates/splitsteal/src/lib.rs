@@ -41,6 +41,7 @@ pub mod scope;
 mod sleep;
 pub mod stats;
 mod sync;
+mod wakeup;
 mod worker;
 
 pub use exposure::default_signal;

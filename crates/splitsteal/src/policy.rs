@@ -12,11 +12,23 @@ pub enum Policy {
     Abp,
     /// Classical work stealing on the growable Chase-Lev deque (001).
     ChaseLev,
-    /// LCWS with a polled `targeted` flag (000 Algorithm 1, 003's USLCWS).
+    /// LCWS with polled requests: a thief posts a request, the victim answers it at its
+    /// next push or pop (the LCWS paper's Algorithm 1). Sends no signals.
     LcwsPoll,
-    /// LCWS whose thieves signal the victim; the handler exposes one task (003 "Signal").
+    /// LCWS whose thieves signal the victim; the handler exposes one task (the
+    /// LCWS-in-practice paper's "Signal").
+    ///
+    /// The handler is installed with `SA_RESTART`, but Linux never restarts some system
+    /// calls after a handler: `poll`, `ppoll`, `select`, `epoll_wait`, `nanosleep`,
+    /// `clock_nanosleep`, `sem_timedwait`, `sigtimedwait`, and socket I/O with a timeout.
+    /// A task that calls one of these directly under any signal policy (`lcws-signal`,
+    /// `lcws-cons`, `lcws-half`) may see `EINTR` when a thief asks it for work, and must
+    /// retry (`std::thread::sleep` and most of `std`'s I/O retry by themselves). Use
+    /// `lcws-poll` where that is not acceptable.
     LcwsSignal,
-    /// Signal-based LCWS that never exposes the last private task (003 "Cons").
+    /// Signal-based LCWS that does not expose the last private task on a first request
+    /// ("Cons"); a thief that asks again after an answer that exposed nothing gets it, so
+    /// no join is committed to running sequentially.
     LcwsCons,
     /// Signal-based LCWS that exposes half of the private tasks (003 "Half").
     LcwsHalf,

@@ -92,7 +92,6 @@ pub struct ThreadPoolBuilder {
     deque_capacity: usize,
     morsel_bytes: usize,
     spin_rounds: u32,
-    lcws_window: usize,
     hybrid_base: Policy,
     mailing: Mailing,
     steal_after_mails: Option<usize>,
@@ -115,10 +114,6 @@ impl ThreadPoolBuilder {
     pub const DEFAULT_DEQUE_CAPACITY: usize = 4096;
     /// Default number of failed steal rounds (each followed by a yield) before sleeping.
     pub const DEFAULT_SPIN_ROUNDS: u32 = 64;
-    /// Default LCWS private window (see [`ThreadPoolBuilder::lcws_window`]). With 4, one
-    /// worker running `fib(32)` turns 0.09% of its joins into jobs (8: 4.4%, 3: 0.02%);
-    /// chili's comparable rule (push while fewer than 3 jobs are queued) is 3.
-    pub const DEFAULT_LCWS_WINDOW: usize = 4;
     /// Default base deque policy of `hybrid` (see [`ThreadPoolBuilder::hybrid_base`]).
     pub const DEFAULT_HYBRID_BASE: Policy = Policy::ChaseLev;
     /// Default delay after an origin task starts before `hybrid` thieves may steal.
@@ -133,13 +128,12 @@ impl ThreadPoolBuilder {
             deque_capacity: Self::DEFAULT_DEQUE_CAPACITY,
             morsel_bytes: DEFAULT_MORSEL_BYTES,
             spin_rounds: Self::DEFAULT_SPIN_ROUNDS,
-            lcws_window: Self::DEFAULT_LCWS_WINDOW,
             hybrid_base: Self::DEFAULT_HYBRID_BASE,
             mailing: Mailing::default(),
             steal_after_mails: None,
             steal_after: Self::DEFAULT_STEAL_AFTER,
             record_start_latency: false,
-            pin_threads: true,
+            pin_threads: false,
             stack_size: None,
             thread_name: None,
         }
@@ -226,20 +220,6 @@ impl ThreadPoolBuilder {
         self
     }
 
-    /// LCWS policies: the private window. A thief only ever gets a worker's *oldest*
-    /// private task, so while a worker holds `window` private tasks, a new join's second
-    /// closure could not be exposed before all of them; such a join runs sequentially
-    /// (its closures are called in order, no job is built). When exposures or pops bring
-    /// the private part below `window`, joins push again. `usize::MAX` pushes at every join,
-    /// as the papers' algorithms do (the experiments use it to reproduce them); the default
-    /// is [`DEFAULT_LCWS_WINDOW`](Self::DEFAULT_LCWS_WINDOW). Ignored by the classical
-    /// policies, whose pushed tasks are stealable at once. `lcws-cons` needs at least 2
-    /// (it never exposes the last private task).
-    pub fn lcws_window(mut self, window: usize) -> Self {
-        self.lcws_window = window;
-        self
-    }
-
     /// `hybrid`: the deque policy underneath the mailboxes (any policy but `hybrid`; default
     /// [`DEFAULT_HYBRID_BASE`](Self::DEFAULT_HYBRID_BASE)).
     pub fn hybrid_base(mut self, base: Policy) -> Self {
@@ -275,13 +255,11 @@ impl ThreadPoolBuilder {
         self
     }
 
-    /// Pins worker `i` to the `i`-th CPU the process may run on (round-robin when there are
-    /// more workers than CPUs); on by default. Unpinned, Linux often wakes a sleeping worker
-    /// on the CPU of the worker that woke it and may leave both there for milliseconds. A
-    /// classical thief still steals at once and shares the CPU, but an LCWS thief needs the
-    /// victim to run to expose work, so measured on 2 cores a cold `fib(32)` then ran at
-    /// one core's speed in about half of the runs. `false` leaves placement to the OS (for
-    /// example when other programs compete for the cores and migrating helps).
+    /// Pins each worker thread to one CPU of those the process may run on; off by default
+    /// (placement is left to the OS, as rayon does). Pinned pools take CPUs round-robin
+    /// from a process-wide counter, so two pools (or two 1-thread pools) do not all land
+    /// on the first CPU. Pinning can help a benchmark on a quiet machine; on a shared one it
+    /// keeps a worker from moving away from a busy CPU.
     pub fn pin_threads(mut self, pin: bool) -> Self {
         self.pin_threads = pin;
         self
@@ -322,20 +300,6 @@ impl ThreadPoolBuilder {
                 self.morsel_bytes
             )));
         }
-        if self.lcws_window == 0 {
-            return Err(BuildError::InvalidConfig(
-                "lcws_window(0): the window must hold at least one task \
-                 (usize::MAX pushes at every join)"
-                    .into(),
-            ));
-        }
-        if self.policy == Policy::LcwsCons && self.lcws_window < 2 {
-            return Err(BuildError::InvalidConfig(format!(
-                "lcws_window({}) with lcws-cons: the conservative variant never exposes a \
-                 worker's last private task, so it needs a window of at least 2",
-                self.lcws_window
-            )));
-        }
         if self.hybrid_base == Policy::Hybrid {
             return Err(BuildError::InvalidConfig(
                 "hybrid_base(hybrid): the hybrid's base must be a deque policy".into(),
@@ -346,11 +310,6 @@ impl ThreadPoolBuilder {
         } else {
             self.policy
         };
-        if base == Policy::LcwsCons && self.lcws_window < 2 && self.policy == Policy::Hybrid {
-            return Err(BuildError::InvalidConfig(
-                "lcws_window below 2 with a lcws-cons base: it could never share".into(),
-            ));
-        }
         let signal = self.signal.unwrap_or_else(exposure::default_signal);
         if base.uses_signals() {
             exposure::install_handler(signal).map_err(BuildError::Signal)?;
@@ -370,12 +329,12 @@ impl ThreadPoolBuilder {
             deque_capacity: self.deque_capacity,
             morsel_bytes: self.morsel_bytes,
             spin_rounds: self.spin_rounds,
-            lcws_window: self.lcws_window,
         })
     }
 
     fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
         let config = self.config()?;
+        crate::wakeup::prepare();
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
             .map(|_| LocalDeque::new(config.base, config.deque_capacity))
             .unzip();
@@ -555,9 +514,9 @@ impl ThreadPool {
     /// let stats = pool.stats();
     /// // One worker, split deque: every join stays private. No CAS, no fence.
     /// assert_eq!((stats.cas, stats.fences), (0, 0));
-    /// // Jobs are the joins that were pushed (the others ran sequentially: see
-    /// // `ThreadPoolBuilder::lcws_window`), plus the installed closure.
-    /// assert!(stats.tasks > 1 && stats.tasks < 10945);
+    /// // Every join's second closure was a job (fib(20) makes 10,945 joins), plus the
+    /// // installed closure.
+    /// assert_eq!(stats.tasks, 10945 + 1);
     /// ```
     pub fn stats(&self) -> Stats {
         self.registry.stats()

@@ -16,6 +16,7 @@ use crate::latency::Recorder;
 use crate::mailbox::Mailbox;
 use crate::sleep::Sleep;
 use crate::stats::{count_rmw, Side, Stats, ThreadCounters};
+use crate::wakeup::Wanted;
 use crate::worker::{RemoteDeque, WorkerCounters, WorkerThread};
 use crate::Policy;
 
@@ -23,9 +24,16 @@ use crate::Policy;
 pub(crate) struct WorkerInfo {
     /// The thief handle of the worker's deque.
     pub(crate) stealer: RemoteDeque,
-    /// LCWS: a thief asked this worker to expose work. Written by thieves, read by the
-    /// owner at every join and pop (poll), so it sits alone on its cache line.
-    pub(crate) targeted: CachePadded<AtomicBool>,
+    /// What thieves want from this worker (an exposure, a wake-up): written by thieves,
+    /// read by the owner after every push, so it sits alone on its cache line.
+    pub(crate) wanted: CachePadded<Wanted>,
+    /// Signal policies: an exposure signal is on its way to this worker and its handler has
+    /// not run yet (thieves send no second one meanwhile). Set by thieves, cleared by the
+    /// handler.
+    pub(crate) signalled: CachePadded<AtomicBool>,
+    /// `lcws-cons`: the pending signal asks for the last private task too (a thief asked
+    /// again after an answer that exposed nothing).
+    pub(crate) urgent: AtomicBool,
     /// The worker's pthread, for exposure signals (set before the pool is handed out).
     pthread: AtomicUsize,
     /// Mail for this worker (`hybrid`).
@@ -40,7 +48,9 @@ impl WorkerInfo {
     pub(crate) fn new(stealer: RemoteDeque) -> WorkerInfo {
         WorkerInfo {
             stealer,
-            targeted: CachePadded::new(AtomicBool::new(false)),
+            wanted: CachePadded::new(Wanted::new()),
+            signalled: CachePadded::new(AtomicBool::new(false)),
+            urgent: AtomicBool::new(false),
             pthread: AtomicUsize::new(0),
             mailbox: Mailbox::new(),
             counters: AtomicPtr::new(std::ptr::null_mut()),
@@ -70,14 +80,14 @@ pub(crate) struct Config {
     pub(crate) steal_gate_mails: usize,
     pub(crate) steal_gate_delay: std::time::Duration,
     pub(crate) record_start_latency: bool,
-    /// Pin worker `i` to the `i`-th allowed CPU (round-robin), or leave placement to the OS.
+    /// Pin each worker to its own allowed CPU (spread over pools), or leave placement to
+    /// the OS (the default).
     pub(crate) pin_threads: bool,
     pub(crate) num_threads: usize,
     pub(crate) signal: c_int,
     pub(crate) deque_capacity: usize,
     pub(crate) morsel_bytes: usize,
     pub(crate) spin_rounds: u32,
-    pub(crate) lcws_window: usize,
 }
 
 impl Config {
@@ -228,17 +238,10 @@ impl Registry {
         job
     }
 
-    /// Whether some work is visible to worker `me`: injected jobs, or a non-empty deque
-    /// of another worker (for split deques, private work counts: it can be exposed).
-    pub(crate) fn has_visible_work(&self, me: usize) -> bool {
+    /// Whether jobs injected from outside are waiting.
+    pub(crate) fn has_injected(&self) -> bool {
         // SeqCst: the read half of the Dekker pattern with `inject`.
-        if self.injected.load(Ordering::SeqCst) != 0 || !self.workers[me].mailbox.is_empty() {
-            return true;
-        }
-        self.workers
-            .iter()
-            .enumerate()
-            .any(|(i, w)| i != me && !w.stealer.is_empty())
+        self.injected.load(Ordering::SeqCst) != 0
     }
 
     /// Stops a partially built pool whose first `started` workers were spawned: the

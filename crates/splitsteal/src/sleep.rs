@@ -1,31 +1,58 @@
 //! Idle workers sleep; they are woken when work may be available.
 //!
 //! A worker that found no work for a while announces itself asleep (its slot goes to
-//! `SLEEPING`, the pool's sleeper count goes up), checks one last time for work or for its
-//! latch, and parks. Wakers:
-//! - a latch being set wakes its waiting worker ([`Sleep::wake_worker`]);
-//! - a job injected from outside, or the pool terminating, wakes one or all workers;
-//! - a worker pushing local work while somebody sleeps wakes one sleeper
-//!   ([`Sleep::wake_one`]): the push side reads the sleeper count with a plain load and no
-//!   fence, so it can miss a worker that is falling asleep at that very moment. That is
-//!   benign (rayon makes the same trade): the pushing worker runs its own work anyway, and
-//!   its next push wakes the sleeper.
+//! `SLEEPING`, the pool's sleeper count goes up), posts a standing request on every other
+//! worker, passes the heavy half of an asymmetric fence, looks one last time, and parks.
+//! The last look gives a [`Verdict`]: work is visible (go back), a request of ours is
+//! still unanswered by a victim that may not be running (nap briefly, so it can run), or
+//! nothing can become visible without somebody waking us (sleep).
 //!
-//! Latches and injection use the Dekker pattern with `SeqCst` on both sides (the sleeper
-//! stores `SLEEPING` then reads the condition; the waker writes the condition then reads
-//! the slot), so those wake-ups are never lost. `std::thread::park`'s token covers the
-//! window between the sleeper's last check and its `park`.
+//! Wakers, and why none of their wake-ups is lost:
+//! - a worker that pushes work reads its `Wanted` word with one plain load after the push
+//!   and, if a sleeper posted there, exposes a task and wakes one sleeper
+//!   ([`Sleep::wake_one`]). The push side has no fence; the sleeper's `membarrier` makes
+//!   the store-buffer pattern safe: see `crate::wakeup` for the argument and the loom
+//!   model;
+//! - a latch being set wakes its waiting worker ([`Sleep::wake_worker`]), and a job injected
+//!   from outside, a mail (`hybrid`) or the pool terminating wakes one or all workers:
+//!   these use the Dekker pattern with `SeqCst` on both sides (the sleeper stores
+//!   `SLEEPING` and fences, then reads the condition; the waker writes the condition, then
+//!   reads the slot);
+//! - `std::thread::park`'s token covers the window between the sleeper's last look and
+//!   its `park`.
+//!
+//! Where the system has no `membarrier`, sleepers park with a 1 ms timeout instead, so a
+//! wake-up missed by a push is late by at most that.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::thread::{self, Thread};
+use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
 
-use crate::stats::{count_cas, count_rmw, seq_cst_fence, Side};
+use crate::stats::{count_cas, count_fence, count_rmw, Side};
+use crate::wakeup::heavy_fence;
 
 const AWAKE: u8 = 0;
 const SLEEPING: u8 = 1;
+
+/// How long a thief naps while a victim has not answered its exposure signal: long enough
+/// for a victim that shares its CPU to run, short against a time slice.
+const NAP: Duration = Duration::from_micros(200);
+/// The park timeout where the system offers no asymmetric fence (see the module doc).
+const UNFENCED_NAP: Duration = Duration::from_millis(1);
+
+/// What an idle worker's last look before sleeping found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// Work is visible (or the awaited latch is set): do not sleep.
+    Work,
+    /// A request of ours is unanswered by a victim that may not be running: nap briefly.
+    Nap,
+    /// Nothing can become visible without somebody waking us.
+    Sleep,
+}
 
 /// One worker's sleep state.
 #[derive(Default)]
@@ -56,35 +83,60 @@ impl Sleep {
         let _ = self.slots[index].thread.set(thread::current());
     }
 
-    /// Whether any worker is (or is falling) asleep: a plain load, cheap on the push path.
+    /// Whether any worker is (or is falling) asleep.
     #[inline(always)]
     pub(crate) fn has_sleepers(&self) -> bool {
-        // Relaxed: a hint; see the module doc for why a stale answer is benign.
+        // Relaxed: callers order it themselves (`Wanted::take`'s Acquire, `inject`'s SeqCst).
         self.sleepers.load(Ordering::Relaxed) != 0
     }
 
-    /// Puts worker `index` to sleep unless `wake_condition` (checked after announcing the
-    /// sleep) says there is something to do. Returns whether it actually slept.
-    pub(crate) fn sleep(&self, index: usize, wake_condition: impl Fn() -> bool) -> bool {
+    /// Puts worker `index` to sleep unless its last look (`verdict`, taken after the
+    /// announcement, `post_requests` and the heavy fence) finds something to do. Returns
+    /// whether it actually slept or napped.
+    pub(crate) fn sleep(
+        &self,
+        index: usize,
+        post_requests: impl FnOnce(),
+        verdict: impl Fn() -> Verdict,
+    ) -> bool {
         let slot = &self.slots[index];
         count_rmw(Side::Idle);
         // SeqCst: Dekker with the wakers (they write the condition, then read this slot).
         slot.state.store(SLEEPING, Ordering::SeqCst);
         count_rmw(Side::Idle);
-        // SeqCst: Dekker with `inject` (push, then read the sleeper count).
+        // SeqCst: Dekker with `inject` (push, then read the sleeper count); a pusher that
+        // takes our standing request reads it after its Acquire (see `Wanted::take`).
         self.sleepers.fetch_add(1, Ordering::SeqCst);
-        // The wake conditions are read with Acquire loads; this fence puts them after the
-        // announcements above in the SeqCst order (C11 fence rules), completing the Dekker
-        // pattern formally (on x86 the locked instructions above already do).
-        seq_cst_fence(Side::Idle);
+        post_requests();
+        // The heavy half of the asymmetric fence (`crate::wakeup`); it includes a SeqCst
+        // fence, which puts the Acquire loads of the wake conditions after the
+        // announcements above (the formal half of the Dekker pattern).
+        count_fence(Side::Idle);
+        let fenced = heavy_fence();
         let mut slept = false;
-        if !wake_condition() {
-            slept = true;
-            // A waker that flips the slot to AWAKE unparks us; `park` may also return
-            // spuriously, so look at the slot (and the condition) again each time.
-            // Acquire: pairs with the waker's CAS.
-            while slot.state.load(Ordering::Acquire) == SLEEPING && !wake_condition() {
-                thread::park();
+        match verdict() {
+            Verdict::Work => {}
+            Verdict::Nap => {
+                slept = true;
+                // Acquire: pairs with the waker's CAS.
+                if slot.state.load(Ordering::Acquire) == SLEEPING {
+                    thread::park_timeout(NAP);
+                }
+            }
+            Verdict::Sleep => {
+                slept = true;
+                // A waker that flips the slot to AWAKE unparks us; `park` may also return
+                // spuriously, so look at the slot (and the verdict) again each time.
+                // Acquire: pairs with the waker's CAS.
+                while slot.state.load(Ordering::Acquire) == SLEEPING && verdict() == Verdict::Sleep
+                {
+                    if fenced {
+                        thread::park();
+                    } else {
+                        // No asymmetric fence on this system: a push may have missed us.
+                        thread::park_timeout(UNFENCED_NAP);
+                    }
+                }
             }
         }
         // Relaxed: we own our slot; a concurrent waker's CAS either saw SLEEPING (and will

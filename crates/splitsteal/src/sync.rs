@@ -5,12 +5,12 @@
 //! `std`'s. Only code that must be model-checked imports from here.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicUsize};
+pub(crate) use loom::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize};
 #[cfg(loom)]
 pub(crate) use loom::sync::Arc;
 
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicUsize};
+pub(crate) use std::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize};
 #[cfg(not(loom))]
 pub(crate) use std::sync::Arc;
 

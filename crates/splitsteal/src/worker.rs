@@ -1,26 +1,30 @@
 //! A worker thread and its scheduling loop, per policy.
 //!
-//! Every policy runs the same loop (002 Fig. 3 / 000 Algorithm 1, in fork-join form):
-//! take local work (pop the newest task), else make one steal attempt on a uniformly
-//! random other worker, else take a job injected from outside; between failed attempts
-//! yield the processor (002's `yield`, so a pool with more workers than free cores keeps
-//! going), and after a while sleep. The policies differ in the deque and in what a thief
-//! does when a victim has only private work:
+//! Every policy runs the same loop (ABP paper Fig. 3 / LCWS paper Algorithm 1, in
+//! fork-join form): take local work (pop the newest task), else make one steal attempt on a
+//! uniformly random other worker, else take a job injected from outside; between failed
+//! attempts yield the processor (ABP's `yield`, so a pool with more workers than free cores
+//! keeps going), and after a while sleep. The policies differ in the deque and in what a
+//! thief does when a victim has only private work:
 //!
 //! | policy | deque | on `PrivateWork` | victim exposes |
 //! |---|---|---|---|
 //! | `locked`, `abp`, `chase-lev` | mutex / ABP / Chase-Lev | (never returned) | (everything is public) |
-//! | `lcws-poll` | split | set the victim's `targeted` flag | one task, when it polls the flag (every join and every pop) |
-//! | `lcws-signal` | split | flag + `pthread_kill`, unless already flagged | one task, in the signal handler |
-//! | `lcws-cons` | split | as `lcws-signal`, if the victim has two private tasks | one task, never the last |
+//! | `lcws-poll` | split | post a poll request in the victim's `Wanted` | one task, at its next push or pop |
+//! | `lcws-signal` | split | `pthread_kill`, unless a signal is already on its way | one task, in the signal handler |
+//! | `lcws-cons` | split | as `lcws-signal` | one task, never the last, unless asked again after an answer that exposed nothing |
 //! | `lcws-half` | split | as `lcws-signal` | ⌈r/2⌉ of r private tasks |
 //!
-//! For the signal variants the flag only suppresses duplicate signals; it is cleared when
-//! the victim pushes a task or when one of its public tasks is taken (003 §4).
+//! Every join is recorded: from the moment `join` starts `a` until it pops `b` back, `b` is
+//! in the deque, where a thief can reach it (the LCWS paper's bound assumes exactly this).
+//!
+//! A thief that asked and got no answer (the victim is descheduled, or polls only at its
+//! next join) yields, then naps or sleeps: it never spins on a CPU its victim may need.
+//! How sleepers are woken without a fence on the push path: `crate::wakeup`.
 
 use std::cell::{Cell, UnsafeCell};
 use std::ptr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 
@@ -32,7 +36,10 @@ use crate::exposure;
 use crate::job::JobRef;
 use crate::latch::Probe;
 use crate::registry::{Registry, Terminated, WorkerInfo};
+use crate::sleep::Verdict;
+use crate::stats::{count_rmw, Side};
 use crate::stats::{Counter, Stats};
+use crate::wakeup::{light_fence, Wanted};
 use crate::Policy;
 
 /// A worker's own end of its deque.
@@ -50,7 +57,7 @@ pub(crate) enum Kind {
     Locked,
     Abp,
     ChaseLev,
-    /// Split deque, polled `targeted` flag.
+    /// Split deque, polled requests.
     LcwsPoll,
     /// Split deque, exposure signals (`lcws-signal`, `lcws-cons`, `lcws-half`).
     LcwsSignal,
@@ -74,10 +81,10 @@ impl Kind {
 /// A [`Kind`] at the type level.
 pub(crate) trait Flavor {
     type Owner: Owner<JobRef>;
-    /// `lcws-poll`: read the `targeted` flag at every join and pop.
+    /// `lcws-poll`: answer poll requests at every pop too.
     const POLL: bool = false;
-    /// Signal variants: clear the flag on pushes and public removals.
-    const SIGNAL: bool = false;
+    /// Split deques: a failed private pop falls back to the public part.
+    const SPLIT: bool = false;
     /// The worker's deque, of this flavor.
     ///
     /// # Safety
@@ -86,21 +93,6 @@ pub(crate) trait Flavor {
     /// The owner's pop of its newest task (for split deques: the private part only; the
     /// public part is the caller's slow path).
     fn pop_newest(d: &mut Self::Owner) -> Option<JobRef>;
-    /// Split deques: whether the private part already holds `window` tasks (then a new
-    /// join cannot be exposed before them, and runs sequentially).
-    #[inline(always)]
-    fn window_full(_d: &Self::Owner, _window: usize) -> bool {
-        false
-    }
-}
-
-macro_rules! split_window {
-    () => {
-        #[inline(always)]
-        fn window_full(d: &Split<JobRef>, window: usize) -> bool {
-            d.private_len() >= window
-        }
-    };
 }
 
 macro_rules! flavor {
@@ -133,21 +125,11 @@ flavor!(
     Split,
     Split<JobRef>,
     pop_private,
-    {
-        split_window!();
-    },
-    POLL
+    {},
+    POLL,
+    SPLIT
 );
-flavor!(
-    SignalFlavor,
-    Split,
-    Split<JobRef>,
-    pop_private,
-    {
-        split_window!();
-    },
-    SIGNAL
-);
+flavor!(SignalFlavor, Split, Split<JobRef>, pop_private, {}, SPLIT);
 
 /// Evaluates `$body` with `$F` bound to the flavor type of the deque kind `$kind`.
 /// `$body` may call `_as::<$F>` methods: the caller guarantees `$kind` is the worker's
@@ -190,6 +172,16 @@ pub(crate) enum RemoteDeque {
 }
 
 impl LocalDeque {
+    /// Whether the deque holds no task (the owner's exact view).
+    fn is_empty(&self) -> bool {
+        match self {
+            LocalDeque::Locked(d) => d.is_empty(),
+            LocalDeque::Abp(d) => d.is_empty(),
+            LocalDeque::ChaseLev(d) => d.is_empty(),
+            LocalDeque::Split(d) => d.is_empty(),
+        }
+    }
+
     /// A deque for `policy` and its thief handle.
     pub(crate) fn new(policy: Policy, capacity: usize) -> (LocalDeque, RemoteDeque) {
         match policy {
@@ -238,10 +230,19 @@ impl RemoteDeque {
         }
     }
 
+    /// Tasks only the owner can take until it exposes them (split deques; a racy look).
     fn private_len(&self) -> usize {
         match self {
             RemoteDeque::Split(s) => s.private_len(),
             _ => 0,
+        }
+    }
+
+    /// Whether a steal could succeed now (a racy look): some task is public.
+    fn has_public_work(&self) -> bool {
+        match self {
+            RemoteDeque::Split(s) => s.public_len() > 0,
+            other => !other.is_empty(),
         }
     }
 }
@@ -289,21 +290,20 @@ pub(crate) struct WorkerThread {
     pub(crate) kind: Kind,
     /// The deque's flavor (the base policy's, under `hybrid`).
     pub(crate) deque_kind: Kind,
-    /// The deque policy (the base policy under `hybrid`).
-    policy: Policy,
     /// `hybrid`: the workers the current task's work is meant for, `(first, count)`.
     range: Cell<(u32, u32)>,
     /// `hybrid`: round-robin position for mailed spawns.
     spawn_rr: Cell<u32>,
     /// Touched only by this thread, one short borrow at a time (never across user code).
     deque: UnsafeCell<LocalDeque>,
-    /// This worker's `targeted` flag (in the registry, which outlives the worker).
-    targeted: *const AtomicBool,
+    /// This worker's `Wanted` word (in the registry, which outlives the worker).
+    wanted: *const Wanted,
     /// For the signal handler (split deques under signal policies).
     exposer: Option<SignalExposer>,
+    /// How much one answer to a request exposes.
     exposure: Exposure,
-    /// LCWS: joins beyond this many private tasks run sequentially (see `join`).
-    window: usize,
+    /// Whether task starts are recorded (a copy of the registry's setting, one load away).
+    records_starts: bool,
     rng: Cell<u64>,
     pub(crate) counters: WorkerCounters,
 }
@@ -315,18 +315,16 @@ impl WorkerThread {
             (LocalDeque::Split(d), true) => Some(d.signal_exposer()),
             _ => None,
         };
-        let targeted: *const AtomicBool = &*registry.workers[index].targeted;
+        let wanted: *const Wanted = &*registry.workers[index].wanted;
         let exposure = registry.config.exposure();
-        let window = registry.config.lcws_window;
         WorkerThread {
-            window,
+            records_starts: registry.latency.is_some(),
             kind: Kind::of(registry.policy()),
             deque_kind: Kind::of(policy),
-            policy,
             range: Cell::new((index as u32, 1)),
             spawn_rr: Cell::new(0),
             deque: UnsafeCell::new(deque),
-            targeted,
+            wanted,
             exposer,
             exposure,
             // Any non-zero seed; distinct per worker.
@@ -357,9 +355,9 @@ impl WorkerThread {
     }
 
     #[inline(always)]
-    fn targeted(&self) -> &AtomicBool {
+    fn wanted(&self) -> &Wanted {
         // SAFETY: points into `self.registry`, which this worker keeps alive.
-        unsafe { &*self.targeted }
+        unsafe { &*self.wanted }
     }
 
     fn info(&self, index: usize) -> &WorkerInfo {
@@ -373,34 +371,7 @@ impl WorkerThread {
     #[inline(always)]
     pub(crate) unsafe fn push_as<F: Flavor>(&self, job: JobRef) -> bool {
         // SAFETY: flavor guaranteed by the caller.
-        let pushed = unsafe { F::owner(self.deque()) }.push(job).is_ok();
-        if F::SIGNAL {
-            // A push is new work: thieves may signal again (003 §4). Relaxed: a hint.
-            let targeted = self.targeted();
-            if targeted.load(Ordering::Relaxed) {
-                targeted.store(false, Ordering::Relaxed);
-            }
-        }
-        pushed
-    }
-
-    /// LCWS: whether the private part holds a full window of tasks, so that a new join
-    /// could not be exposed before them.
-    ///
-    /// # Safety
-    /// `F` is this worker's flavor.
-    #[inline(always)]
-    pub(crate) unsafe fn window_full_as<F: Flavor>(&self) -> bool {
-        // SAFETY: flavor guaranteed by the caller.
-        F::window_full(unsafe { F::owner(self.deque()) }, self.window)
-    }
-
-    /// `lcws-poll`'s check on a join that runs sequentially.
-    #[inline(always)]
-    pub(crate) fn poll_as<F: Flavor>(&self) {
-        if F::POLL {
-            self.poll_exposure_request();
-        }
+        unsafe { F::owner(self.deque()) }.push(job).is_ok()
     }
 
     /// Pushes a job (dispatching on the worker's flavor); `false` if the deque is full.
@@ -409,67 +380,51 @@ impl WorkerThread {
         unsafe { with_deque_flavor!(self.deque_kind, F => self.push_as::<F>(job)) }
     }
 
-    /// After pushing a job: answer an exposure request (`lcws-poll`) and wake a sleeping
-    /// worker if there is one.
+    /// After a push: one plain load of this worker's `Wanted` word, and the cold path if a
+    /// thief wants something (an exposure, a wake-up).
     #[inline(always)]
-    pub(crate) fn after_push_as<F: Flavor>(&self) {
-        self.poll_as::<F>();
-        if self.registry.sleep.has_sleepers() {
-            self.wake_a_sleeper();
-        }
-    }
-
-    /// [`after_push_as`](Self::after_push_as), dispatching on the worker's flavor.
     pub(crate) fn after_push(&self) {
-        with_deque_flavor!(self.deque_kind, F => self.after_push_as::<F>())
+        // The push's deque store before the load below (the light half of the asymmetric
+        // fence: see `crate::wakeup`).
+        light_fence();
+        if self.wanted().is_set() {
+            self.answer_wants();
+        }
     }
 
-    /// A push found a sleeping worker: wake it. Under LCWS, first expose the oldest private
-    /// task: a sleeping worker is a standing exposure request, and the woken thief can then
-    /// steal at its first attempt. Without it, a thief that the OS wakes on the owner's own
-    /// CPU (Linux often places a wakee there) cannot complete the request-then-steal
-    /// handshake until the owner's time slice ends: measured, the second worker's first
-    /// task started up to 4 ms late in a 6 ms `fib(32)`.
+    /// Answers what thieves want: a poll request or a sleeper's standing request gets one
+    /// exposure (if nothing is public yet), and a sleeper is woken. With nothing to give,
+    /// a poll request is answered empty and a sleeper's request is left for the next push
+    /// (waking it now would only have it fall asleep again). Runs on the owner's thread
+    /// outside any signal handler.
     #[cold]
     #[inline(never)]
-    fn wake_a_sleeper(&self) {
+    fn answer_wants(&self) {
         // SAFETY: on the owner thread; the borrow ends with the statement.
-        if let LocalDeque::Split(d) = unsafe { self.deque() } {
-            // One exposed task at a time: if the sleeper is slow to wake, later pushes must
-            // not keep draining the private part.
-            if d.public_len() == 0 {
-                let exposed = d.expose(Exposure::One);
-                self.counters.exposures.add(exposed as u64);
+        if unsafe { self.deque() }.is_empty() {
+            count_rmw(Side::Scheduler);
+            self.wanted().clear(Wanted::POLL_REQUEST);
+            return;
+        }
+        count_rmw(Side::Scheduler);
+        let wants = self.wanted().take();
+        // After the Acquire in `take`: a sleeper whose want we took is counted here.
+        let sleepers = self.registry.sleep.has_sleepers();
+        let poll_request = wants & Wanted::POLL_REQUEST != 0;
+        let sleeper = wants & Wanted::SLEEPER != 0 && sleepers;
+        if poll_request || sleeper {
+            // SAFETY: on the owner thread; the borrow ends with the statement.
+            if let LocalDeque::Split(d) = unsafe { self.deque() } {
+                // One exposed task at a time: while it waits for its thief, later pushes do
+                // not keep draining the private part.
+                if d.public_len() == 0 {
+                    let exposed = d.expose(self.exposure);
+                    self.counters.exposures.add(exposed as u64);
+                }
             }
         }
-        self.registry.sleep.wake_one();
-    }
-
-    /// `lcws-poll`: one plain load of the `targeted` flag per scheduling step.
-    #[inline(always)]
-    fn poll_exposure_request(&self) {
-        // Relaxed: a plain load (000: reading a fresh flag needs no synchronization).
-        if self.targeted().load(Ordering::Relaxed) {
-            self.expose_on_request();
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn expose_on_request(&self) {
-        // SAFETY: on the owner thread; the borrow ends with the match.
-        let exposed = match unsafe { self.deque() } {
-            LocalDeque::Split(d) => d.expose(Exposure::One),
-            _ => 0,
-        };
-        // Relaxed: a plain store, as 000 Algorithm 1 line 5 (a lost concurrent request is
-        // benign: the exposed task serves it).
-        self.targeted().store(false, Ordering::Relaxed);
-        if exposed > 0 {
-            self.counters.exposures.add(exposed as u64);
-            if self.registry.sleep.has_sleepers() {
-                self.registry.sleep.wake_one();
-            }
+        if sleeper {
+            self.registry.sleep.wake_one();
         }
     }
 
@@ -479,12 +434,14 @@ impl WorkerThread {
     /// `F` is this worker's flavor.
     #[inline(always)]
     pub(crate) unsafe fn take_local_as<F: Flavor>(&self) -> Option<JobRef> {
-        self.poll_as::<F>();
+        if F::POLL && self.wanted().is_set() {
+            self.answer_wants();
+        }
         // SAFETY: flavor guaranteed by the caller.
         let owner = unsafe { F::owner(self.deque()) };
         match F::pop_newest(owner) {
             Some(job) => Some(job),
-            None if F::POLL || F::SIGNAL => self.pop_public(),
+            None if F::SPLIT => self.pop_public(),
             None => None,
         }
     }
@@ -555,6 +512,14 @@ impl WorkerThread {
     /// Records a task start when start latencies are being recorded.
     #[inline(always)]
     pub(crate) fn record_start(&self) {
+        if self.records_starts {
+            self.record_start_cold();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_start_cold(&self) {
         if let Some(rec) = &self.registry.latency {
             rec.record(self.index);
         }
@@ -566,21 +531,29 @@ impl WorkerThread {
         let LocalDeque::Split(d) = (unsafe { self.deque() }) else {
             return None;
         };
-        let job = d.pop_public_bottom();
-        if job.is_some() && self.policy.uses_signals() {
-            // A public task was removed: thieves may signal again (003 §4).
-            self.targeted().store(false, Ordering::Relaxed);
-        }
-        job
+        d.pop_public_bottom()
     }
 
     /// Runs in the exposure signal handler on this worker's thread.
+    ///
+    /// Async-signal-safe: atomic loads and stores and the deque's handler-safe exposure.
     pub(crate) fn on_exposure_signal(&self) {
         if let Some(exposer) = self.exposer {
+            let info = self.info(self.index);
+            // Relaxed: set before the signal was sent (the kernel's delivery orders it).
+            let how = if info.urgent.load(Ordering::Relaxed) {
+                Exposure::One
+            } else {
+                self.exposure
+            };
             // SAFETY: we are on the owner's thread (the handler interrupted it) and the deque
             // lives as long as `self`.
-            let exposed = unsafe { exposer.expose(self.exposure) };
+            let exposed = unsafe { exposer.expose(how) };
             self.counters.handler_exposures.add(exposed as u64);
+            // Relaxed: read only by the next handler on this thread.
+            info.urgent.store(false, Ordering::Relaxed);
+            // Release: a thief that sees the answer (false) also sees the exposure.
+            info.signalled.store(false, Ordering::Release);
         }
     }
 
@@ -613,13 +586,10 @@ impl WorkerThread {
         let info = self.info(self.random_victim());
         self.counters.steal_attempts.bump();
         match info.steal() {
-            Steal::Success(job) => Some(self.stole(info, job)),
+            Steal::Success(job) => Some(self.stole(job)),
             Steal::PrivateWork => {
-                if self.notify(info) {
-                    self.await_exposure(info)
-                } else {
-                    None
-                }
+                self.notify(info, false);
+                self.await_exposure(info)
             }
             Steal::Empty | Steal::Abort => None,
         }
@@ -629,7 +599,9 @@ impl WorkerThread {
     /// while (an exposure takes one poll or one signal delivery, microseconds) instead of
     /// yielding at once, which on a loaded machine gives the processor away for a whole
     /// time slice and lets the exposed task be reclaimed by its owner. Looking costs no
-    /// fence while the public part is empty.
+    /// fence while the public part is empty. An answer that left nothing to take (another
+    /// thief took it, or `lcws-cons` kept its last task) is followed by a new request,
+    /// an urgent one under `lcws-cons`.
     fn await_exposure(&self, info: &WorkerInfo) -> Option<JobRef> {
         const CHECKS: u32 = 64;
         const SPINS_PER_CHECK: u32 = 32;
@@ -639,9 +611,15 @@ impl WorkerThread {
             }
             self.counters.steal_attempts.bump();
             match info.steal() {
-                Steal::Success(job) => return Some(self.stole(info, job)),
-                // Still private: keep watching (a lost race also leaves more to take).
-                Steal::PrivateWork | Steal::Abort => {}
+                Steal::Success(job) => return Some(self.stole(job)),
+                // Still private: ask again once the last request was answered.
+                Steal::PrivateWork => {
+                    if self.answered(info) {
+                        self.notify(info, true);
+                    }
+                }
+                // A lost race leaves more to take.
+                Steal::Abort => {}
                 // The victim ran out of work: look elsewhere.
                 Steal::Empty => return None,
             }
@@ -649,42 +627,95 @@ impl WorkerThread {
         None
     }
 
-    /// Bookkeeping of a successful steal from `info`'s worker.
-    fn stole(&self, info: &WorkerInfo, job: JobRef) -> JobRef {
+    /// Bookkeeping of a successful steal.
+    fn stole(&self, job: JobRef) -> JobRef {
         self.counters.steals.bump();
-        // A public task was removed: the victim may be signalled again (003 §4).
-        // Relaxed: the flag is a duplicate-signal filter.
-        if self.policy.uses_signals() && info.targeted.load(Ordering::Relaxed) {
-            info.targeted.store(false, Ordering::Relaxed);
-        }
         job
     }
 
-    /// Asks the worker of `info`, which has private work only, to expose some. Returns
-    /// whether an exposure is on its way (requested now or by an earlier request).
-    fn notify(&self, info: &WorkerInfo) -> bool {
-        // Relaxed throughout: the flag is a request and a duplicate-signal filter; a stale
-        // read costs at most one extra request.
-        if info.targeted.load(Ordering::Relaxed) {
-            return true;
+    /// Whether the last request to `info`'s worker was answered (its handler ran, or it
+    /// polled).
+    fn answered(&self, info: &WorkerInfo) -> bool {
+        if self.exposer.is_some() {
+            // Acquire: pairs with the handler's Release; its exposure is then visible.
+            !info.signalled.load(Ordering::Acquire)
+        } else {
+            !info.wanted.has(Wanted::POLL_REQUEST)
         }
-        match self.policy {
-            Policy::LcwsPoll => {
-                info.targeted.store(true, Ordering::Relaxed);
-                true
+    }
+
+    /// Asks the worker of `info`, which has private work only, to expose some; `again`
+    /// marks a request after an answer that exposed nothing we could take.
+    fn notify(&self, info: &WorkerInfo, again: bool) {
+        if self.exposer.is_some() {
+            // Relaxed: a duplicate filter; a stale `false` costs one extra signal.
+            if info.signalled.load(Ordering::Relaxed) {
+                return;
             }
-            Policy::LcwsSignal | Policy::LcwsHalf | Policy::LcwsCons => {
-                if self.policy == Policy::LcwsCons && info.stealer.private_len() < 2 {
-                    return false; // 003 "Cons": never ask for the last private task
+            if again && self.exposure == Exposure::Conservative {
+                // Relaxed: ordered before the signal by its delivery.
+                info.urgent.store(true, Ordering::Relaxed);
+            }
+            // Relaxed: as above.
+            info.signalled.store(true, Ordering::Relaxed);
+            self.counters.signals.bump();
+            // SAFETY: workers stay alive until every worker stopped stealing
+            // (`Registry::worker_stopping`), and the victim is not us.
+            unsafe { exposure::send(info.pthread(), self.registry.config.signal) };
+        } else if !info.wanted.has(Wanted::POLL_REQUEST) {
+            count_rmw(Side::Thief);
+            info.wanted.post(Wanted::POLL_REQUEST);
+        }
+    }
+
+    /// A thief about to sleep posts a standing request on every other worker: the next
+    /// one to make work exposes a task and wakes a sleeper (see `crate::wakeup`).
+    fn post_standing_requests(&self) {
+        for (i, info) in self.registry.workers.iter().enumerate() {
+            if i != self.index {
+                count_rmw(Side::Idle);
+                info.wanted.post(Wanted::SLEEPER);
+            }
+        }
+    }
+
+    /// What an idle thief may do, seen after it announced its sleep and posted its
+    /// standing request (see `Sleep::sleep`): go back to work, nap, or sleep.
+    fn idle_verdict(&self) -> Verdict {
+        let registry = &*self.registry;
+        if registry.has_injected() || !self.info(self.index).mailbox.is_empty() {
+            return Verdict::Work;
+        }
+        let mut unanswered = false;
+        for (i, info) in registry.workers.iter().enumerate() {
+            if i == self.index {
+                continue;
+            }
+            if info.stealer.has_public_work() {
+                return Verdict::Work;
+            }
+            if info.stealer.private_len() == 0 {
+                continue;
+            }
+            if self.exposer.is_some() {
+                // A signal is answered at once by a running victim: ask (again) unless one
+                // is on its way, and then only nap, so a descheduled victim can run.
+                // Relaxed: a hint; the nap is bounded.
+                if !info.signalled.load(Ordering::Relaxed) {
+                    return Verdict::Work;
                 }
-                info.targeted.store(true, Ordering::Relaxed);
-                self.counters.signals.bump();
-                // SAFETY: workers stay alive until every worker stopped stealing
-                // (`Registry::worker_stopping`), and `victim != self.index`.
-                unsafe { exposure::send(info.pthread(), self.registry.config.signal) };
-                true
+                unanswered = true;
+            } else if !info.wanted.is_set() {
+                // Private work nobody asked for yet: go and ask.
+                return Verdict::Work;
             }
-            _ => false,
+            // `lcws-poll` with a request posted: the victim answers at its next push or
+            // pop, and wakes us (our standing request is in its `Wanted`).
+        }
+        if unanswered {
+            Verdict::Nap
+        } else {
+            Verdict::Sleep
         }
     }
 
@@ -775,11 +806,18 @@ impl WorkerThread {
                 continue;
             }
             let registry = &*self.registry;
-            let index = self.index;
-            if registry
-                .sleep
-                .sleep(index, || latch.probe() || registry.has_visible_work(index))
-            {
+            let slept = registry.sleep.sleep(
+                self.index,
+                || self.post_standing_requests(),
+                || {
+                    if latch.probe() {
+                        Verdict::Work
+                    } else {
+                        self.idle_verdict()
+                    }
+                },
+            );
+            if slept {
                 self.counters.sleeps.bump();
             }
             idle_rounds = 0;
@@ -800,7 +838,7 @@ fn pin_to_allowed_cpu(index: usize) {
         let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
             .filter(|&c| libc::CPU_ISSET(c, &allowed))
             .collect();
-        if cpus.len() < 2 {
+        if cpus.is_empty() {
             return;
         }
         let mut one: libc::cpu_set_t = std::mem::zeroed();
@@ -822,7 +860,10 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
     }
     let guard = AbortOnUnwind;
     if registry.config.pin_threads {
-        pin_to_allowed_cpu(index);
+        // Process-wide, so that pools spread over the CPUs instead of all starting at the
+        // first one. Relaxed: only spreads placement.
+        static NEXT_CPU: AtomicUsize = AtomicUsize::new(0);
+        pin_to_allowed_cpu(NEXT_CPU.fetch_add(1, Ordering::Relaxed));
     }
     let worker = WorkerThread::new(registry, index, deque);
     CURRENT.with(|c| c.set(&worker));

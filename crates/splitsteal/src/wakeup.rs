@@ -1,0 +1,196 @@
+//! The handshake between a worker that makes work and a thief that wants some.
+//!
+//! Every worker has a [`Wanted`] word in the registry. Thieves write it; its owner reads it
+//! with one plain load after every push (and, under `lcws-poll`, at every pop), and only
+//! when it is non-zero takes the cold path that answers it. Two kinds of want:
+//!
+//! - [`Wanted::POLL_REQUEST`]: a `lcws-poll` thief found only private work and asks the
+//!   owner to expose some (the LCWS paper's `targeted` flag).
+//! - [`Wanted::SLEEPER`]: a thief is going to sleep. Before it parks it sets this bit on
+//!   every other worker (a standing request), so the next worker that makes work exposes
+//!   one task (LCWS) and wakes a sleeper.
+//!
+//! # Why no wake-up is lost, with no fence on the push path
+//!
+//! The owner's side is a store then a load: `bot` (or the classical deques' bottom), then
+//! `wanted`. The sleeper's side is a store then a load too: `wanted`, then every victim's
+//! `bot`. That is the store-buffer (Dekker) pattern: with plain accesses both sides can
+//! miss each other, and a coarse `join` would then run serially while its thief sleeps.
+//! The usual cure puts a `SeqCst` fence on both sides, which would cost every push a fence
+//! and void the point of the split deque. Instead the fence is *asymmetric*:
+//!
+//! - the owner's side ([`light_fence`]) is a compiler fence, free at run time;
+//! - the sleeper's side ([`heavy_fence`]) is Linux's `membarrier(PRIVATE_EXPEDITED)`, which
+//!   makes every running thread of the process execute a full memory barrier before it
+//!   returns (a thread that is not running passes one when it is switched out).
+//!
+//! For the owner's store `S` and load `L` (program order, kept by the compiler fence), the
+//! barrier the sleeper forces lands either after `L` (so `S` is globally visible before the
+//! sleeper's post-barrier loads: the sleeper sees the work) or before `L` (so `L` runs after
+//! the sleeper's `wanted` store was made visible by the barrier: the owner sees the want).
+//! Either way one side sees the other. This is the asymmetric Dekker idiom of userspace RCU
+//! and of `membarrier(2)`'s own documentation.
+//!
+//! Where `membarrier` is unavailable (kernels before 4.14, or a seccomp filter), sleepers
+//! fall back to timed naps ([`heavy_fence`] returns `false`), so a missed want costs at most
+//! one nap (1 ms), never a lost wake-up.
+//!
+//! Under loom both fences are modelled as `SeqCst` fences (the effect `membarrier` gives
+//! the light side), and `loom_push_never_misses_a_sleeper` checks the pattern with the
+//! real deque.
+
+use crate::sync::{AtomicU8, Ordering};
+
+/// What thieves want from one worker (see the module doc).
+#[derive(Debug, Default)]
+pub(crate) struct Wanted(AtomicU8);
+
+impl Wanted {
+    /// A `lcws-poll` thief asks for an exposure.
+    pub(crate) const POLL_REQUEST: u8 = 1;
+    /// A sleeping thief's standing request: expose one task and wake a sleeper.
+    pub(crate) const SLEEPER: u8 = 2;
+
+    pub(crate) fn new() -> Wanted {
+        Wanted(AtomicU8::new(0))
+    }
+
+    /// The owner's hot check: one plain load.
+    #[inline(always)]
+    pub(crate) fn is_set(&self) -> bool {
+        // Relaxed: a hint; a stale zero is covered by the asymmetric fence (module doc), a
+        // stale non-zero costs one trip to the cold path.
+        self.0.load(Ordering::Relaxed) != 0
+    }
+
+    /// The owner takes every want posted so far (the cold path; one atomic swap).
+    #[inline]
+    pub(crate) fn take(&self) -> u8 {
+        // AcqRel: Acquire pairs with a sleeper's `arm` (its sleep announcement and its
+        // sleeper count happen before, so the owner's wake-up finds it); a swap rather than
+        // a store so that a want posted meanwhile is never overwritten.
+        self.0.swap(0, Ordering::AcqRel)
+    }
+
+    /// The owner withdraws `bits` (a poll request it answered with nothing to give).
+    #[inline]
+    pub(crate) fn clear(&self, bits: u8) {
+        // Release: a thief that sees the request gone (Acquire in `has`) sees our state.
+        // An RMW, so that a sleeper's bit posted meanwhile stays.
+        self.0.fetch_and(!bits, Ordering::Release);
+    }
+
+    /// A thief posts `bits`.
+    #[inline]
+    pub(crate) fn post(&self, bits: u8) {
+        // SeqCst: a sleeper's post is the store half of the Dekker pattern of the module
+        // doc, and it must come after its sleep announcement in the SeqCst order.
+        self.0.fetch_or(bits, Ordering::SeqCst);
+    }
+
+    /// Whether `bits` are posted (a thief's look).
+    #[inline]
+    pub(crate) fn has(&self, bits: u8) -> bool {
+        // Acquire: a cleared bit means the owner answered; its exposure is then visible.
+        self.0.load(Ordering::Acquire) & bits != 0
+    }
+}
+
+/// The owner's half of the asymmetric fence: orders its deque store before its `Wanted`
+/// load. Free at run time (the sleeper's [`heavy_fence`] does the work).
+#[inline(always)]
+pub(crate) fn light_fence() {
+    #[cfg(loom)]
+    crate::sync::fence(Ordering::SeqCst);
+    #[cfg(not(loom))]
+    crate::sync::compiler_fence(Ordering::SeqCst);
+}
+
+/// The sleeper's half: a full memory barrier on every running thread of the process.
+/// Returns `false` if the system offers none; the caller must then not sleep untimed.
+pub(crate) fn heavy_fence() -> bool {
+    #[cfg(loom)]
+    {
+        crate::sync::fence(Ordering::SeqCst);
+        true
+    }
+    #[cfg(not(loom))]
+    {
+        // Our own barrier too (membarrier implies one, the fallback needs it).
+        std::sync::atomic::fence(Ordering::SeqCst);
+        membarrier::expedited()
+    }
+}
+
+/// Registers the process for expedited membarriers (once); call before any worker sleeps.
+pub(crate) fn prepare() {
+    #[cfg(not(loom))]
+    membarrier::register();
+}
+
+#[cfg(not(loom))]
+mod membarrier {
+    use std::sync::OnceLock;
+
+    // From <linux/membarrier.h>.
+    const CMD_PRIVATE_EXPEDITED: libc::c_int = 1 << 3;
+    const CMD_REGISTER_PRIVATE_EXPEDITED: libc::c_int = 1 << 4;
+
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+
+    fn call(cmd: libc::c_int) -> bool {
+        if cfg!(miri) || !cfg!(target_os = "linux") {
+            return false;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: membarrier takes two integers and touches no memory of ours.
+            unsafe { libc::syscall(libc::SYS_membarrier, cmd, 0, 0) == 0 }
+        }
+        #[cfg(not(target_os = "linux"))]
+        false
+    }
+
+    pub(super) fn register() -> bool {
+        *AVAILABLE.get_or_init(|| call(CMD_REGISTER_PRIVATE_EXPEDITED))
+    }
+
+    pub(super) fn expedited() -> bool {
+        register() && call(CMD_PRIVATE_EXPEDITED)
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_models {
+    use super::*;
+    use crate::deque::{Owner, Split, Steal, Stealer};
+    use loom::sync::Arc;
+    use loom::thread;
+    use std::num::NonZeroUsize;
+
+    /// The push/sleep race: the owner pushes a private task then checks its `Wanted`; a
+    /// thief falling asleep posts `SLEEPER` then looks at the owner's deque. In every
+    /// interleaving and every weak-memory outcome loom explores, at least one of them
+    /// sees the other (remove either fence and loom finds the execution where neither does).
+    #[test]
+    fn loom_push_never_misses_a_sleeper() {
+        loom::model(|| {
+            let wanted = Arc::new(Wanted::new());
+            let mut deque: Split<NonZeroUsize> = Split::with_capacity(4);
+            let stealer = deque.stealer();
+            let sleeper = {
+                let wanted = wanted.clone();
+                thread::spawn(move || {
+                    wanted.post(Wanted::SLEEPER);
+                    assert!(heavy_fence());
+                    stealer.steal() != Steal::Empty
+                })
+            };
+            deque.push(NonZeroUsize::new(1).unwrap()).unwrap();
+            light_fence();
+            let owner_saw_sleeper = wanted.is_set();
+            let sleeper_saw_work = sleeper.join().unwrap();
+            assert!(owner_saw_sleeper || sleeper_saw_work);
+        });
+    }
+}
