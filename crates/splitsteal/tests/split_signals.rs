@@ -361,8 +361,8 @@ fn pin_to(cpu: usize) {
 }
 
 /// 003's Half handler interrupts the owner inside its own `Split::expose` (which the runtime
-/// calls from the owner's normal code path: `wake_a_sleeper`, `lcws-poll`'s answer to a
-/// request). Before the fix the owner read `bot` and `public_bot`, the handler raised
+/// calls from the owner's normal code path, under the signal policies too: the worker's
+/// answer to a poll request or to a sleeper's standing request). Before the fix the owner read `bot` and `public_bot`, the handler raised
 /// `public_bot` by ⌈r/2⌉, thieves stole above the owner's stale value, and the owner's late
 /// store lowered `public_bot` under `top`: the stolen slots became private again and the
 /// owner popped them too (taken twice; tasks can also be lost that way).
