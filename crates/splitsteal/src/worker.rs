@@ -552,7 +552,9 @@ impl WorkerThread {
             self.counters.handler_exposures.add(exposed as u64);
             // Relaxed: read only by the next handler on this thread.
             info.urgent.store(false, Ordering::Relaxed);
-            // Release: a thief that sees the answer (false) also sees the exposure.
+            // Release: a thief that sees the answer (false) also sees the exposure (or, if we
+            // interrupted the owner's own `expose`, sees it a few instructions later, when
+            // that call serves our deferred request and counts it under `exposures`).
             info.signalled.store(false, Ordering::Release);
         }
     }
