@@ -154,10 +154,18 @@ where
     };
 
     // The common case: `b` is where we left it and comes back at the first pop.
-    let rb = take_back(
+    // SAFETY: `F` is the worker's flavor, by our caller.
+    let first = unsafe { worker.take_local_as::<F>() };
+    if first == Some(job_b_ref) {
+        worker.task_starts();
+        // SAFETY: popped back, so nobody else has it.
+        return (ra, unsafe { job_b.run_inline(worker) });
+    }
+    let rb = take_back_slow(
         worker,
         job_b_ref,
         &job_b.latch,
+        first,
         // SAFETY: `F` is the worker's flavor, by our caller.
         || unsafe { worker.take_local_as::<F>() },
         || {
@@ -168,7 +176,7 @@ where
     );
     match rb {
         Some(rb) => (ra, rb),
-        // SAFETY: `take_back` returns `None` only once the latch is set.
+        // SAFETY: `take_back_slow` returns `None` only once the latch is set.
         None => (ra, unsafe { job_b.into_result() }),
     }
 }
