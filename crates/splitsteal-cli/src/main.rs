@@ -16,7 +16,7 @@ struct Cli {
 enum Command {
     /// Run the benchmark suite (every policy, rayon and chili, side by side).
     Bench(splitsteal_bench::cli::BenchArgs),
-    /// Run one of the simulators of papers 000, 002 and 004.
+    /// Run one of the simulators of the LCWS, ABP and WS-latency papers.
     Sim {
         #[command(subcommand)]
         command: splitsteal_sim::cli::SimCommand,

@@ -13,13 +13,13 @@ use crate::sweep::{self, SweepConfig};
 /// A simulator.
 #[derive(Subcommand, Debug)]
 pub enum SimCommand {
-    /// Work stealing with communication latency λ on W unit tasks (paper 004).
+    /// Work stealing with communication latency λ on W unit tasks (WS-latency paper).
     Latency(LatencyArgs),
-    /// Largest useful processor count for W, λ and a target efficiency (paper 004, §4 of the notes).
+    /// Largest useful processor count for W, λ and a target efficiency (WS-latency paper's bound and fit).
     Calibrate(CalibrateArgs),
-    /// Synchronization counts of classical work stealing vs LCWS on fork-join DAGs (paper 000, Fig. 2).
+    /// Synchronization counts of classical work stealing vs LCWS on fork-join DAGs (LCWS paper, Fig. 2).
     Dag(DagArgs),
-    /// Work stealing under a multiprogrammed kernel adversary with yields (paper 002).
+    /// Work stealing under a multiprogrammed kernel adversary with yields (ABP paper).
     Kernel(KernelArgs),
 }
 
@@ -404,7 +404,7 @@ fn parse_depth(s: &str) -> Result<u32, String> {
     u32::try_from(v).map_err(|_| format!("depth {v} too large"))
 }
 
-/// Which panel(s) of paper 000's Figure 2 to compute.
+/// Which panel(s) of the LCWS paper's Figure 2 to compute.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DagPanel {
     /// All three panels.

@@ -1,6 +1,6 @@
 //! Synchronization counts of classical work stealing (CWS) and Low-Cost Work Stealing (LCWS) on
-//! fork-join DAGs (paper 000: Rito & Paulino, *Scheduling computations with provably low
-//! synchronization overheads*, §5 and Fig. 2; reading notes `notes/000.md`).
+//! fork-join DAGs (the LCWS paper: Rito & Paulino, *Scheduling computations with provably low
+//! synchronization overheads*, 2021, §5 and Fig. 2).
 //!
 //! # DAGs ([`Dag`])
 //!
@@ -18,22 +18,23 @@
 //!
 //! In every step every processor runs one scheduling iteration: it executes its assigned node,
 //! or, if it has none, makes one steal attempt at a victim chosen uniformly among the *other*
-//! processors (the analysis draws among all P; excluding oneself is the usual, harmless
-//! deviation noted in notes/000.md §3). Processors act in a rotating order whose start is drawn
-//! at random each step. Executing a node that enables two nodes keeps the first and pushes the
+//! processors (Algorithm 1, line 26, draws among all P, and the analysis's Lemma 10 uses
+//! exactly P bins; excluding oneself is the usual, harmless deviation). Processors act in a
+//! rotating order whose start is drawn at random each step. Executing a node that enables two nodes keeps the first and pushes the
 //! second (work-first). Two thieves hitting the same deque top within one step contend: the
 //! second one's CAS fails (ABORT, allowed by the relaxed semantics).
 //!
-//! * [`Algorithm::Cws`]: the Arora–Blumofe–Plaxton deque (notes/002.md §2.3) as used by classical
+//! * [`Algorithm::Cws`]: the Arora–Blumofe–Plaxton deque (ABP paper, §3.3) as used by classical
 //!   work stealing. `pushBottom` is free; every `popBottom` on a non-empty-index deque executes
 //!   the store→load fence of the take path (1 fence) and a CAS when it contends for the last
 //!   node; every `popTop` that finds work executes a CAS.
-//! * [`Algorithm::Lcws`]: Algorithm 1 + Algorithm 2 of paper 000 (notes/000.md §2.3, §3). PUSH and
-//!   POP on the private part are free. A thief whose POPTOP finds the public part empty sets the
-//!   victim's `targeted` flag (one *notification*). The owner polls the flag every iteration and
-//!   then exposes one node with UPDATEBOTTOM; each node-moving UPDATEBOTTOM is counted as one
-//!   fence (the optional SeqCst fence of notes/000.md §2.4 item 3: counting it makes the LCWS
-//!   numbers an upper bound). POPBOTTOM (only after POP returned RACE) is free when nothing was
+//! * [`Algorithm::Lcws`]: the LCWS paper's Algorithm 1 (the scheduler) + Algorithm 2 (the split
+//!   deque). PUSH and POP on the private part are free. A thief whose POPTOP finds the public
+//!   part empty sets the victim's `targeted` flag (one *notification*). The owner polls the
+//!   flag every iteration and then exposes one node with UPDATEBOTTOM; each node-moving
+//!   UPDATEBOTTOM is counted as one fence (an optional SeqCst fence after its store: the paper
+//!   places no fence, it only bounds the iterations that may contain one, and these are among
+//!   them; counting it makes the LCWS numbers an upper bound). POPBOTTOM (only after POP returned RACE) is free when nothing was
 //!   ever exposed since the last reset (`officialBottom = 0`, line 37); otherwise 1 fence, plus a
 //!   CAS for the last public node. POPTOP costs a CAS when it finds work.
 //!
@@ -693,7 +694,7 @@ mod tests {
         );
     }
 
-    /// LCWS synchronization follows O(P·T∞) while CWS follows T1 (paper 000, Theorem 1, §5).
+    /// LCWS synchronization follows O(P·T∞) while CWS follows T1 (LCWS paper, Theorem 1, §5).
     #[test]
     fn lcws_scales_with_span_cws_with_work() {
         let p = 8;

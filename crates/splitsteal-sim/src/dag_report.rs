@@ -1,4 +1,4 @@
-//! Paper 000's Figure 2 experiments: synchronization of CWS vs LCWS against fork-span (regular
+//! The LCWS paper's Figure 2 experiments (§5): synchronization of CWS vs LCWS against fork-span (regular
 //! DAGs), against depth (irregular DAGs) and against the number of processors.
 
 use std::fmt::Write as _;

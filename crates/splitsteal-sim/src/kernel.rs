@@ -1,15 +1,15 @@
-//! Work stealing on a multiprogrammed machine (paper 002: Arora, Blumofe & Plaxton, *Thread
-//! scheduling for multiprogrammed multiprocessors*; reading notes `notes/002.md`).
+//! Work stealing on a multiprogrammed machine (the ABP paper: Arora, Blumofe & Plaxton, *Thread
+//! scheduling for multiprogrammed multiprocessors*, 2001).
 //!
 //! # Model
 //!
-//! * `P` processes run the work stealer of notes/002.md §3.2 (ABP deques, one deque per
+//! * `P` processes run the work stealer of the ABP paper's Figure 3 (ABP deques, one deque per
 //!   process, the root assigned to process 0, victims uniform among the other processes).
 //! * The kernel runs in rounds. In round `i` it picks `p_i` processes (the *processor count* of
 //!   that round, drawn uniformly from `[pmin, pmax]` by a kernel stream that is the same for
 //!   every adversary and yield kind with the same seed); each chosen process executes one
 //!   scheduling iteration (execute its assigned node, or one steal attempt). This is the round
-//!   model of §4.1 with one milestone per round. The processor average is
+//!   model of the paper's §4.1 with one milestone per round. The processor average is
 //!   `P_A = (Σ p_i) / T` over the `T` rounds of the execution, counting the processes actually
 //!   scheduled.
 //! * Which processes run ([`Adversary`]):
@@ -33,7 +33,7 @@
 //!
 //! The theorems bound the expected execution time by `O(T1/P_A + T∞·P/P_A)` for the benign
 //! adversary with no yield (Thm 10), the oblivious one with `yieldToRandom` (Thm 11) and the
-//! adaptive one with `yieldToAll` (Thm 12). [`KernelRun::ratio`] reports `T / (T1/P_A + T∞·P/P_A)`.
+//! adaptive one with `yieldToAll` (Thm 12), all in §4.4. [`KernelRun::ratio`] reports `T / (T1/P_A + T∞·P/P_A)`.
 //! A run that does not finish within `max_rounds` is reported as timed out.
 
 use rand::rngs::SmallRng;

@@ -1,4 +1,4 @@
-//! Paper 002 experiment: every adversary against every yield kind.
+//! The ABP paper's experiment (§4.4): every adversary against every yield kind.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,13 @@
-//! Work stealing with communication latency (paper 004: Gast, Khatiri, Trystram & Wagner,
-//! *A new analysis of Work Stealing with latency*, 2018; reading notes `notes/004.md`).
+//! Work stealing with communication latency (the WS-latency paper: Gast, Khatiri, Trystram &
+//! Wagner, *A new analysis of Work Stealing with latency*, 2018).
 //!
-//! # Model (notes/004.md §1 and §5)
+//! The text of the paper we work from has lost nearly every formula (the prose, the proof
+//! structure and the parameter ranges survive). Formulas below marked *reconstructed* fit the
+//! surviving proofs and the paper's constants (4.03, the "4 to 5.5" ratio band); where the
+//! authors' simulator and plotting scripts (§5.1 links github.com/wagnerf42/wssimulator) pin
+//! a value down, that is said.
+//!
+//! # Model (WS-latency paper, §2; event rules as in the authors' simulator, §5.1)
 //!
 //! * `W` unit tasks form a divisible bag of work; at `t = 0` all of it sits on processor 0.
 //! * `p` identical processors; one unit of work takes one unit of time; all times are integers.
@@ -15,10 +21,12 @@
 //! * Work division ([`SplitRule`]):
 //!   - [`SplitRule::Halving`] — the victim keeps `⌊rem/2⌋` of its remaining work `rem` and sends
 //!     `rem − ⌊rem/2⌋`; the steal succeeds iff `⌊rem/2⌋ > 0`. This is what the authors' own
-//!     simulator did and what produced the published data (notes/004.md §1.4, "Ref2016" mode).
-//!     Simultaneous requests are served in arrival (FIFO) order.
-//!   - [`SplitRule::Paper`] — the λ-corrected split of the paper's model (Eqs. 1–2): the victim
-//!     sends `⌊(rem − λ)/2⌋` and keeps the rest, so that both loads are balanced when the work
+//!     simulator did and what produced the published data: it splits at request time and
+//!     ignores the λ correction of §2. Simultaneous requests are served in arrival (FIFO)
+//!     order.
+//!   - [`SplitRule::Paper`] — the λ-corrected split of the paper's model (Eqs. 1–2,
+//!     reconstructed; the text's threshold is blank, λ fits the proof): the victim sends
+//!     `⌊(rem − λ)/2⌋` and keeps the rest, so that both loads are balanced when the work
 //!     lands; the steal fails (threshold ≈ λ) unless at least one unit is sent. Among
 //!     simultaneous requests the victim serves a uniformly random one, as the text says ("He
 //!     deals \[with\] a random thief and send\[s\] a negative response to the remaining thieves").
@@ -35,7 +43,7 @@
 //! [`LatencySim`] owns all buffers and is reused across runs, so the event loop performs no heap
 //! allocation.
 //!
-//! # Bound (notes/004.md §2, reconstructed)
+//! # Bound (WS-latency paper, Theorem 4.1; reconstructed)
 //!
 //! `E[Cmax] ≤ W/p + 4γ·λ·log2(W/(2λ))` (+ an O(λ) term), with `γ = γ(p) < 4.03`, hence the
 //! term `16.12·λ·log2(W/(2λ))` that the authors compared their simulations with
@@ -52,7 +60,9 @@ use serde::Serialize;
 use crate::par::{par_map_runs, run_seed};
 use crate::stats;
 
-/// Constant of the paper's overhead term: `2·2·4.03` (notes/004.md §0 and §2.5).
+/// Constant of the paper's overhead term: `2·2·4.03` (Theorem 4.1 with `γ < 4.03`; the authors'
+/// Figure 1 script plots exactly `2·2·4.03·λ·log2(W/(2λ))` as "the second term of our
+/// theoretical bound").
 pub const BOUND_CONSTANT: f64 = 16.12;
 
 /// How a victim divides its remaining work with a thief.
@@ -376,14 +386,15 @@ pub fn simulate_runs(
     par_map_runs(runs, |i| simulate(params, run_seed(seed, config, i as u64)))
 }
 
-/// The paper's overhead term `16.12·λ·log2(W/(2λ))` (notes/004.md §2.5, as plotted by the
-/// authors). Can be ≤ 0 when `W ≤ 2λ`, where the bound says nothing.
+/// The paper's overhead term `16.12·λ·log2(W/(2λ))` (Theorem 4.1, reconstructed; as plotted
+/// by the authors in Figure 1). Can be ≤ 0 when `W ≤ 2λ`, where the bound says nothing.
 pub fn bound_overhead(work: u64, latency: u64) -> f64 {
     let l = latency as f64;
     BOUND_CONSTANT * l * (work as f64 / (2.0 * l)).log2()
 }
 
-/// The authors' fitted overhead `3.4·λ·log2(W/(2λ)) + 3λ` (notes/004.md §3.3).
+/// The authors' fitted overhead `3.4·λ·log2(W/(2λ)) + 3λ` (§5.3 mentions "a more precise
+/// fitting" whose formula the text lost; this is the one their Figure 1 scripts compute).
 pub fn fitted_overhead(work: u64, latency: u64) -> f64 {
     let l = latency as f64;
     3.4 * l * (work as f64 / (2.0 * l)).log2() + 3.0 * l
@@ -400,12 +411,13 @@ pub fn overhead_ratio(r: &RunResult, params: &LatencyParams) -> f64 {
 }
 
 /// `q(r)`: probability that a given processor receives at least one of `r` requests when each
-/// thief picks uniformly among the `p − 1` others (Eq. 5).
+/// thief picks uniformly among the `p − 1` others (Eq. 5, reconstructed).
 pub fn q(r: u32, p: usize) -> f64 {
     1.0 - (1.0 - 1.0 / (p as f64 - 1.0)).powi(r as i32)
 }
 
-/// `h(r) = 1 − q(r)/4`: bound on the expected potential ratio per λ-interval (Lemma 4.2).
+/// `h(r) = 1 − q(r)/4`: bound on the expected potential ratio per λ-interval (Lemma 4.2,
+/// reconstructed).
 pub fn h(r: u32, p: usize) -> f64 {
     1.0 - q(r, p) / 4.0
 }
@@ -415,7 +427,8 @@ pub fn gamma_term(r: u32, p: usize) -> f64 {
     r as f64 / (-(p as f64) * h(r, p).log2())
 }
 
-/// `γ(p) = max_{1≤r≤p} r / (−p·log2 h(r))` (Lemma 4.3). Requires `p ≥ 2`.
+/// `γ(p) = max_{1≤r≤p} r / (−p·log2 h(r))` (Lemma 4.3, reconstructed; it gives the paper's
+/// `γ < 4.03`). Requires `p ≥ 2`.
 pub fn gamma(p: usize) -> f64 {
     (1..=p as u32)
         .map(|r| gamma_term(r, p))
@@ -510,7 +523,8 @@ pub fn simulated_efficiency(params: &LatencyParams, runs: usize, seed: u64) -> f
     (params.work as f64 / params.procs as f64) / mean_cmax
 }
 
-/// Calibration helper (notes/004.md §4): the largest useful `p` for work `W`, latency `λ` and a
+/// Calibration helper (the use the paper's abstract suggests, "calibrate the maximal number of
+/// processors", without a formula): the largest useful `p` for work `W`, latency `λ` and a
 /// target efficiency, by the bound, by the authors' fit, and (if `sim_runs > 0`) by bisection on
 /// the simulated mean efficiency over `p ∈ [2, p_hi]` with `p_hi = max(4·p_fit, 4)` capped at
 /// `2^20`. Returns `Err` for invalid input.
@@ -610,7 +624,7 @@ mod tests {
         );
         // Every initially idle processor waits for its first round trip (2λ), or until the end
         // if the run is shorter than that (tiny W). With a successful steal Cmax > 2λ, and this
-        // is exactly notes/004.md P3: p·Cmax ≥ W + 2λ(p−1).
+        // is exactly p·Cmax ≥ W + 2λ(p−1).
         assert!(
             p * r.cmax >= w + (2 * l).min(r.cmax) * (p - 1),
             "p·Cmax ≥ W + min(2λ, Cmax)(p−1) violated: {pr:?} {r:?}"
@@ -734,8 +748,8 @@ mod tests {
     }
 
     #[test]
-    fn gamma_numerics_match_notes() {
-        // notes/004.md §2.5 table (4 decimals).
+    fn gamma_numerics_match_precomputed_values() {
+        // γ(p) to 4 decimals, computed independently; the paper only states γ < 4.03.
         for (p, g) in [
             (32usize, 3.9100),
             (64, 3.9698),
@@ -762,7 +776,8 @@ mod tests {
             for r in 1..p as u32 {
                 assert!(gamma_term(r + 1, p) > gamma_term(r, p), "p={p} r={r}");
             }
-            // Below the small-r limit 4·ln 2 ≈ 2.77 (notes §2.5) ...
+            // Below the small-r limit 4·ln 2 ≈ 2.77 (reconstructed: §5.3's "about [...] for
+            // small values of r", blank in the text) ...
             assert!(gamma_term(1, p) < 4.0 * std::f64::consts::LN_2);
         }
         // ... which it approaches as p grows.
@@ -773,8 +788,9 @@ mod tests {
     }
 
     #[test]
-    fn calibration_matches_notes_example() {
-        // notes/004.md §4: W = 10^6, λ = 262, ε = 1 (efficiency 1/2): bound p ≤ 21, fit p ≤ 95.
+    fn calibration_matches_a_worked_example() {
+        // W = 10^6, λ = 262, efficiency 1/2 (overhead ≤ W/p): p ≤ W / overhead, so the bound
+        // gives p ≤ 21 and the fit p ≤ 95.
         let c = calibrate(1_000_000, 262, 0.5, SplitRule::Halving, 0, 1).unwrap();
         assert_eq!(c.p_bound, 21);
         assert_eq!(c.p_fit, 95);

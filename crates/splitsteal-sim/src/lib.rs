@@ -1,4 +1,4 @@
-//! # splitsteal-sim: the simulators of papers 000, 002 and 004 (issue 7)
+//! # splitsteal-sim: the simulators of the LCWS, ABP and WS-latency papers (issue 7)
 //!
 //! Three of the papers behind splitsteal argue with analysis and simulation at scales a small
 //! machine cannot reach on real threads. This crate simulates them, fast enough to run the
@@ -8,10 +8,10 @@
 //! commands are available without building the rest of the workspace through
 //! `cargo run --release -p splitsteal-sim --example sim -- <command> ...`.
 //!
-//! ## `sim latency`: work stealing with latency (paper 004, [`latency`], [`sweep`])
+//! ## `sim latency`: work stealing with latency (WS-latency paper; [`latency`], [`sweep`])
 //!
 //! Discrete-event simulation of work stealing on a bag of `W` unit tasks, `p` processors and
-//! one-way latency `λ` (notes/004.md §1, §5): a steal request arrives after `λ` and its answer
+//! one-way latency `λ` (the model of the WS-latency paper's §2): a steal request arrives after `λ` and its answer
 //! (work or failure) after another `λ`; a victim sends to one thief at a time; victims are
 //! uniform among the other processors. `--split halving` is the authors' simulator (victim keeps
 //! `⌊rem/2⌋`), `--split paper` the λ-corrected split of the model (victim sends
@@ -32,9 +32,10 @@
 //! completions in a heap, and allocates nothing; the full 400,000-run grid takes about a
 //! minute of CPU time in release mode (`examples/latency_speed.rs` reports runs/s).
 //!
-//! `sim calibrate --work W --latency λ --efficiency e [--runs N]` answers notes/004.md §4: the
-//! largest `p` keeping `(W/p)/Cmax ≥ e`, by the bound, by the authors' fit
-//! `3.4·λ·log2(W/(2λ)) + 3λ`, and by bisection on simulated runs.
+//! `sim calibrate --work W --latency λ --efficiency e [--runs N]` answers the question the
+//! paper's abstract raises ("calibrate the maximal number of processors to use") without
+//! giving a formula: the largest `p` keeping `(W/p)/Cmax ≥ e`, by the bound, by the authors'
+//! fit `3.4·λ·log2(W/(2λ)) + 3λ`, and by bisection on simulated runs.
 //!
 //! ```text
 //! splitsteal sim latency --work 1e6 --procs 64 --latency 262 --runs 1000 --split paper --json
@@ -42,12 +43,12 @@
 //! splitsteal sim calibrate --work 1e6 --latency 262 --efficiency 0.5
 //! ```
 //!
-//! ## `sim dag`: synchronization of CWS vs LCWS (paper 000, Figure 2; [`dag`], [`dag_report`])
+//! ## `sim dag`: synchronization of CWS vs LCWS (LCWS paper, Figure 2; [`dag`], [`dag_report`])
 //!
 //! `P` processors step in unit time on fork-join DAGs: complete binary fork trees of a given
 //! fork-span (regular) and DAGs whose fork spacing is exponential with rate 0.05 (irregular).
 //! Classical work stealing on ABP deques is compared with Low-Cost Work Stealing on split
-//! deques (Algorithms 1 and 2 of paper 000), counting CAS, fences, notifications, exposures and
+//! deques (the LCWS paper's Algorithms 1 and 2), counting CAS, fences, notifications, exposures and
 //! steal attempts. Three panels: against fork-span, against irregular depth, and against `P`
 //! (`--panel all|regular|irregular|procs`, `--procs`, `--depths`, `--irregular-depths`,
 //! `--rate`, `--procs-list`, `--procs-depth`, `--runs`, `--seed`, `--out`, `--json`). CWS
@@ -58,7 +59,7 @@
 //! splitsteal sim dag --procs 8 --depths 4,8,12,16,20 --runs 5 --out sim-report
 //! ```
 //!
-//! ## `sim kernel`: multiprogrammed kernels and yields (paper 002; [`kernel`], [`kernel_report`])
+//! ## `sim kernel`: multiprogrammed kernels and yields (ABP paper; [`kernel`], [`kernel_report`])
 //!
 //! `P` processes run the ABP work stealer while a kernel schedules `p_i` of them per round
 //! (`p_i` uniform in `[--pmin, --pmax]`), as a benign (random), oblivious (precommitted; never

@@ -1,4 +1,8 @@
-//! The paper-004 parameter sweep (notes/004.md §3.2) and its Figure 1.
+//! The WS-latency paper's parameter sweep (§5.1) and its Figure 1.
+//!
+//! The text gives the ranges (p = 32..256, λ from 2 to about 500, 1000 runs each) but has lost
+//! the bounds of W; the grid below is the one the authors' scripts loop over: W = 10^5..10^8,
+//! λ = 2 + 20k for k = 0..24.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
