@@ -86,7 +86,8 @@ impl Poll for Locked<Task> {}
 
 impl Poll for Split<Task> {
     fn poll(&mut self, requested: &AtomicBool, rng: &mut Rng) {
-        // Relaxed: a hint; a lost or late request only delays an exposure (000 §7).
+        // Relaxed: a hint; a lost or late request only delays an exposure (the LCWS paper's
+        // Lemma 9 argument covers an overwritten notification).
         // Also exposes unasked now and then, sometimes everything, so that thieves find
         // public work often and the owner's pops race them in `pop_public_bottom`.
         if requested.load(Ordering::Relaxed) || rng.below(8) == 0 {

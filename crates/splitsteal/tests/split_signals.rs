@@ -1,6 +1,6 @@
-//! The split deque under real signals (003's signal-based LCWS): a signaller thread fires
-//! a real-time signal at the owner with `pthread_kill` while the owner pushes and pops
-//! millions of times; the handler exposes private tasks through the owner's
+//! The split deque under real signals (the LCWS-in-practice paper's signal-based LCWS, §4): a
+//! signaller thread fires a real-time signal at the owner with `pthread_kill` while the owner
+//! pushes and pops millions of times; the handler exposes private tasks through the owner's
 //! [`SignalExposer`], interrupting the owner between arbitrary instructions of `push`,
 //! `pop_private` and `pop_public_bottom`; thieves steal the exposed tasks concurrently.
 //! Every task must be taken exactly once.
@@ -254,7 +254,7 @@ fn exposure_by_signal_keeps_exactly_once() {
             // Phases of 256 rounds: the deque fills up (more pushes than pops), drains (the
             // private part runs dry, `pop` falls through to `pop_public_bottom`), or holds
             // one private task at a time (push, pop: a signal inside `pop_private` can then
-            // expose the very task being popped: 003's race).
+            // expose the very task being popped: the LCWS-in-practice paper's race, §4).
             let (max_pushes, max_pops) = match (round / 256) % 3 {
                 0 => (12, 8),
                 1 => (12, 16),
@@ -360,9 +360,10 @@ fn pin_to(cpu: usize) {
     }
 }
 
-/// 003's Half handler interrupts the owner inside its own `Split::expose` (which the runtime
-/// calls from the owner's normal code path, under the signal policies too: the worker's
-/// answer to a poll request or to a sleeper's standing request). Before the fix the owner read `bot` and `public_bot`, the handler raised
+/// The LCWS-in-practice paper's Half handler (§4.1.2) interrupts the owner inside its own
+/// `Split::expose` (which the runtime calls from the owner's normal code path, under the
+/// signal policies too: the worker's answer to a poll request or to a sleeper's standing
+/// request). Before the fix the owner read `bot` and `public_bot`, the handler raised
 /// `public_bot` by ⌈r/2⌉, thieves stole above the owner's stale value, and the owner's late
 /// store lowered `public_bot` under `top`: the stolen slots became private again and the
 /// owner popped them too (taken twice; tasks can also be lost that way).

@@ -36,26 +36,28 @@
 //! # How work is cut
 //!
 //! Loops split their range recursively on [`join`](crate::ForkJoin::join) at 9/16 of its
-//! length (001 §3.1: an exact halving makes the pieces of power-of-two arrays alias in
-//! set-associative caches; the 9/16 point is taken relative to each sub-range's start).
-//! With automatic granularity (the default) the first iterations are timed on doubling
-//! prefixes until one takes about a microsecond, as ParlayLib's `parallel_for` does, and
-//! that prefix size bounds the leaves from below (003 §4.2). On a context with one thread
+//! length (low-latency thesis, §3.1: an exact halving makes the pieces of power-of-two
+//! arrays alias in set-associative caches; the 9/16 point is taken relative to each
+//! sub-range's start). With automatic granularity (the default) the first iterations are
+//! timed on doubling prefixes until one takes about a microsecond, as ParlayLib's
+//! `parallel_for` does (ParlayLib is the library the LCWS-in-practice paper ports LCWS
+//! into), and that prefix size bounds the leaves from below. On a context with one thread
 //! the whole input is a single leaf.
 //!
 //! # Morsels
 //!
-//! Leaves that write an output slice are *morsels* (001 §3.4.4, after Leis et al.):
-//! blocks of contiguous indices whose boundaries are the elements that start at an address
-//! that is a multiple of [`ForkJoin::morsel_bytes`](crate::ForkJoin::morsel_bytes), so two
-//! workers never write the same cache line. The morsel size is a pool builder setting
+//! Leaves that write an output slice are *morsels* (low-latency thesis, §3.4.4, after Leis
+//! et al.): blocks of contiguous indices whose boundaries are the elements that start at an
+//! address that is a multiple of [`ForkJoin::morsel_bytes`](crate::ForkJoin::morsel_bytes),
+//! so two workers never write the same cache line. The morsel size is a pool builder setting
 //! (`ThreadPoolBuilder::morsel_bytes`), default
 //! [`DEFAULT_MORSEL_BYTES`](crate::fork::DEFAULT_MORSEL_BYTES) = 128. Measured with
 //! `--morsel-sweep` of `splitsteal-bench`'s `primitives` example (10^7 u64, 2 threads,
 //! `chase-lev` and `lcws-signal`), 64 B to 16 KiB are within 2% of each other for
 //! `tabulate`, `map`, `scan` and `filter`: leaves are hundreds of KiB, so their few
-//! boundaries cost nothing either way. 128 keeps the thesis's two cache lines (adjacent-line
-//! prefetch), the smallest size that is safe against false sharing everywhere.
+//! boundaries cost nothing either way. 128 keeps the low-latency thesis's two cache lines
+//! (§2.2.3: padding to 128 B because some CPUs fetch two lines), the smallest size that is
+//! safe against false sharing everywhere.
 //! Large outputs are also advised onto transparent huge pages (Linux): at 10^7 elements,
 //! 4 KiB page faults were most of the time of `map`, `tabulate` and `scan`.
 //!

@@ -130,8 +130,9 @@ impl Align {
         x.checked_sub(back)
     }
 
-    /// A split point for `[a, b)` near `a + 9/16 (b - a)` (001 §3.1: the 9/16 rule, applied
-    /// relative to `a`, so it stays inside the range when it does not start at 0),
+    /// A split point for `[a, b)` near `a + 9/16 (b - a)` (low-latency thesis, §3.1: the 9/16
+    /// rule, applied relative to `a`, so it stays inside the range when it does not start at
+    /// 0),
     /// rounded down to a boundary strictly inside the range, or `None` if there is none.
     #[inline]
     pub fn split_point(self, a: usize, b: usize) -> Option<usize> {
@@ -209,8 +210,9 @@ pub(crate) enum Grain {
     Fixed(usize),
 }
 
-/// The work a leaf should at least do under [`Grain::Auto`]: about a microsecond
-/// (003 §4.2, after ParlayLib's `parallel_for`).
+/// The work a leaf should at least do under [`Grain::Auto`]: about a microsecond, after
+/// ParlayLib's `parallel_for` (the library the LCWS-in-practice paper ports LCWS into), which
+/// times doubling prefixes until one takes at least 1000 ns.
 pub(crate) const AUTO_GRAIN_TARGET: Duration = Duration::from_nanos(1000);
 
 /// Runs `leaf` over pieces of `part` in parallel and combines the results in order with
@@ -491,7 +493,8 @@ mod tests {
             let m = nine_sixteenths(n);
             assert!(m >= 1 && m < n, "n={n} m={m}");
         }
-        // 001's literal formula (start + 9 (end - start)) / 16 leaves [100, 116); ours not.
+        // The low-latency thesis's literal formula (start + 9 (end - start)) / 16 (§3.1)
+        // leaves [100, 116); ours not.
         let a = Align::NONE;
         let m = a.split_point(100, 116).unwrap();
         assert_eq!(m, 109);
