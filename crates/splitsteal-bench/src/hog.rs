@@ -1,4 +1,4 @@
-//! A competing CPU-bound process for the multiprogramming experiment (paper 002).
+//! A competing CPU-bound process for the multiprogramming experiment (the ABP paper).
 
 use std::io;
 use std::os::unix::process::CommandExt;

@@ -2,11 +2,11 @@
 //!
 //! | mode | what | paper |
 //! |---|---|---|
-//! | `suite` | every workload × scheduler at 1 and 2 threads | 001 §4.2.1, 003 §5 |
-//! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | 003 Figs. 3, 8 |
-//! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | 000 Fig. 2a |
-//! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | 001 §4.2.2 |
-//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | 002, issue 10 |
+//! | `suite` | every workload × scheduler at 1 and 2 threads | low-latency thesis, §4.2.1; LCWS-in-practice paper, §5 |
+//! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | LCWS-in-practice paper, Figs. 3 and 8 |
+//! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | LCWS paper, Fig. 2a |
+//! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
+//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4), issue 10 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -29,13 +29,13 @@ pub mod syncops;
 pub enum Mode {
     /// Every workload, every scheduler, 1 and 2 threads: medians, speedups, ratio to rayon.
     Suite,
-    /// CAS, fences, steals, exposures and signals per policy on the suite (003's profiles).
+    /// CAS, fences, steals, exposures and signals per policy on the suite (LCWS-in-practice paper's profiles).
     Syncops,
-    /// fib(n), n = 16..32 on 2 workers: CAS+fences against n (000: work vs span).
+    /// fib(n), n = 16..32 on 2 workers: CAS+fences against n (LCWS paper: work vs span).
     Scaling,
     /// Start latency of N = 2, 8, 32, 128 spawned tasks on 2 workers, 100 runs.
     Latency,
-    /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (002); 2 workers on 1 CPU vs 1 worker (issue 10).
+    /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (ABP paper); 2 workers on 1 CPU vs 1 worker (issue 10).
     Multiprogram,
     /// All of the above (syncops reuses the suite's runs).
     All,

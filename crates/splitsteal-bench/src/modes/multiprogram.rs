@@ -1,8 +1,9 @@
-//! `multiprogram`: paper 002's setting on this machine, and issue 10's one-CPU check.
+//! `multiprogram`: the ABP paper's setting on this machine, and issue 10's one-CPU check.
 //!
 //! More workers than cores (P = 2, 4, 8 on the 2-core machine), and P = 2 while a
-//! CPU-bound process competes for a core. 002's bound says `T ≈ T1/P_A (+ T∞·P/P_A)` with
-//! a constant of about 1, where `P_A` is the processor average: the processors the kernel
+//! CPU-bound process competes for a core. The ABP paper's bound (§4.4) says
+//! `T ≈ T1/P_A (+ T∞·P/P_A)` with a constant of about 1 (as its §6 reports from
+//! experiments), where `P_A` is the processor average: the processors the kernel
 //! actually gave the computation. Here `P_A` is measured as the process's CPU time divided
 //! by the wall time of the run (so time a thief spends spinning counts as given), and `T1`
 //! is the CPU time of the serial elision's run measured in the same mode (its wall time on a
@@ -359,13 +360,13 @@ fn setting_of(r: &Record) -> Setting {
 
 /// `T / (T1/P_A)` and the raw times, per workload, setting and scheduler.
 pub fn tables(records: &[Record]) -> Vec<Table> {
-    let mut out = p002_tables(records);
+    let mut out = abp_tables(records);
     out.extend(one_cpu_tables(records));
     out
 }
 
-/// Paper 002's tables: `T / (T1/P_A)` and the raw times (every setting but `P=2 on 1 CPU`).
-fn p002_tables(records: &[Record]) -> Vec<Table> {
+/// The ABP paper's tables: `T / (T1/P_A)` and the raw times (every setting but `P=2 on 1 CPU`).
+fn abp_tables(records: &[Record]) -> Vec<Table> {
     let recs: Vec<&Record> = records
         .iter()
         .filter(|r| r.experiment == "multiprogram" && r.scheduler != "serial" && !is_one_cpu(r))
@@ -393,7 +394,7 @@ fn p002_tables(records: &[Record]) -> Vec<Table> {
     let mut header = vec!["workload".to_string(), "setting".to_string()];
     header.extend(order.iter().cloned());
     let mut ratio = Table {
-        title: "multiprogram: T / (T1/P_A), P_A measured (CPU time / wall time); ~1 is 002's bound with constant 1".into(),
+        title: "multiprogram: T / (T1/P_A), P_A measured (CPU time / wall time); ~1 is the ABP paper's bound with constant 1".into(),
         header: header.clone(),
         ..Default::default()
     };
@@ -721,7 +722,7 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             .collect()
     };
     let b = Bars {
-        title: "T / (T1/P_A), geometric mean over workloads (002: ≈ 1)".into(),
+        title: "T / (T1/P_A), geometric mean over workloads (ABP paper: ≈ 1)".into(),
         y_desc: "T / (T1 / P_A)".into(),
         categories: settings.iter().map(|s| s.label()).collect(),
         series: series(|r| r.extra.get("ratio").copied()),
@@ -824,8 +825,8 @@ mod tests {
         let t = &one_cpu_tables(&recs)[0];
         assert!(t.notes[0].contains(": PASS"), "{:?}", t.notes);
         assert!(!t.notes.iter().any(|n| n.contains("warning")));
-        // The 002 tables ignore the one-CPU records.
-        assert!(p002_tables(&recs).is_empty());
+        // The ABP paper's tables ignore the one-CPU records.
+        assert!(abp_tables(&recs).is_empty());
         // A 1-worker run that got half the CPU: the CPU was shared, the table says so.
         let mut recs = recs;
         recs[0].extra.insert("p_a".into(), 0.5);

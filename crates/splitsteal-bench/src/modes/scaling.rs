@@ -1,6 +1,6 @@
 //! `scaling`: `fib(n)` on 2 workers for growing `n`; CAS+fences against `n`.
 //!
-//! Paper 000 (Fig. 2a, simulated): classical work stealing executes synchronization
+//! The LCWS paper (Fig. 2a, simulated): classical work stealing executes synchronization
 //! proportional to the work (`fib(n)` makes `fib(n+1) - 1` joins, growing ×φ ≈ 1.618 per
 //! step of `n`), LCWS proportional to the span (growing linearly in `n`). This measures it
 //! on real hardware, and the time per join of every scheduler.
@@ -157,7 +157,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         tab.row(row);
         tab.notes.push(format!(
             "×/step: geometric growth of the count per +1 of n. Work grows ×φ ≈ 1.618 per step; the span (n) by ×{:.3} over this range. \
-             000 predicts ≈ 1.618 for classical stealing and close to 1 for LCWS.",
+             The LCWS paper predicts ≈ 1.618 for classical stealing and close to 1 for LCWS.",
             growth(&[(n_list[0], n_list[0] as f64), (*n_list.last().expect("nonempty"), *n_list.last().expect("nonempty") as f64)])
                 .unwrap_or(1.0)
         ));
@@ -234,7 +234,8 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             ));
         }
         let l = Lines {
-            title: "CAS + fences per run of fib(n), 2 workers (000 Fig. 2a on hardware)".into(),
+            title: "CAS + fences per run of fib(n), 2 workers (LCWS paper, Fig. 2a, on hardware)"
+                .into(),
             x_desc: "n".into(),
             y_desc: "CAS + fences + 1".into(),
             series,

@@ -1,4 +1,5 @@
-//! `syncops`: synchronization counts per policy on the suite (003's profile figures:
+//! `syncops`: synchronization counts per policy on the suite (the LCWS-in-practice paper's
+//! profile figures, Figs. 3 and 8:
 //! fences, CAS, steals, and exposed-but-unstolen work, relative to classical stealing).
 
 use crate::modes::{scheduler_order, workload_order, Env, ModeOutput};
@@ -6,7 +7,8 @@ use crate::plot::Bars;
 use crate::report::{fmt_count, fmt_ratio, Record, StatsRecord, Table};
 use crate::runner::{build_pools, cells, measure, Reps};
 
-/// The classical work-stealing baseline the ratios are taken against (003's "WS").
+/// The classical work-stealing baseline the ratios are taken against (the LCWS-in-practice
+/// paper's "WS").
 pub const BASELINE: &str = "chase-lev";
 
 /// Default repetitions (test, quick, full) when run on its own.
@@ -118,7 +120,9 @@ pub fn run(env: &Env, suite: Option<&[Record]>) -> ModeOutput {
         |p| abs.draw(p),
     );
     let rel = Bars {
-        title: format!("Fences relative to {BASELINE} at {t} threads (003 Figs. 3a, 8a)"),
+        title: format!(
+            "Fences relative to {BASELINE} at {t} threads (LCWS-in-practice paper, Figs. 3a, 8a)"
+        ),
         y_desc: format!("fences / {BASELINE} fences"),
         categories: workloads.clone(),
         series: order
@@ -166,13 +170,13 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         return Vec::new();
     }
     let order = scheduler_order(records);
-    // 003's profiles are about parallel runs: the largest thread count (the other counts
+    // The LCWS-in-practice paper's profiles are about parallel runs: the largest thread count (the other counts
     // are in the suite table and results.json).
     let threads: Vec<usize> = recs.iter().map(|r| r.threads).max().into_iter().collect();
     let mut out = Vec::new();
     for t in threads {
         let mut tab = Table::new(
-            format!("syncops at {t} thread(s): per-run medians; ratios to {BASELINE} (003's WS)"),
+            format!("syncops at {t} thread(s): per-run medians; ratios to {BASELINE} (the LCWS-in-practice paper's WS)"),
             &[
                 "workload",
                 "policy",
@@ -230,8 +234,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
             }
         }
         tab.notes.push(
-            "unstolen = (exposures − steals) / exposures: exposed work the owner took back (003 Fig. 3d, 8h). \
-             003: USLCWS < 1% of WS's fences and ~60% of its CAS; Signal even fewer, especially at 2 workers."
+            "unstolen = (exposures − steals) / exposures: exposed work the owner took back (LCWS-in-practice paper, Figs. 3d, 8h). \
+             That paper: USLCWS < 1% of WS's fences and ~60% of its CAS; Signal even fewer, especially at 2 workers."
                 .into(),
         );
         out.push(tab);

@@ -1,4 +1,5 @@
-//! `cilksort`: Cilk's parallel merge sort (001's "cilksort").
+//! `cilksort`: Cilk's parallel merge sort (the low-latency thesis's "cilksort",
+//! §4.2.1).
 //!
 //! Sort four quarters in parallel, merge them pairwise into a buffer in parallel, then
 //! merge the two halves back. Merges are parallel too: split the longer run at its middle,
@@ -115,7 +116,7 @@ fn n_for(size: Size) -> usize {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "cilksort",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "Cilk's merge sort: 4-way recursion, parallel binary-search merges",
         params: |s| format!("{} random u64", n_for(s)),
         build: |s, seed| Box::new(CilkSort::new(n_for(s), seed)) as Box<dyn DynWorkload>,

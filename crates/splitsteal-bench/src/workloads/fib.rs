@@ -1,5 +1,6 @@
 //! `fib`: the naive doubly recursive Fibonacci with a `join` at every call and no cutoff
-//! (001's fine-grained benchmark, the regular dag of 000's simulations).
+//! (the low-latency thesis's fine-grained benchmark, §4.2.1; the regular dag of the LCWS
+//! paper's simulations, §5).
 
 use splitsteal::ForkJoin;
 
@@ -72,7 +73,7 @@ fn n_for(size: Size) -> u32 {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "fib",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "naive recursive Fibonacci, a join at every call, no cutoff",
         params: |s| {
             let n = n_for(s);

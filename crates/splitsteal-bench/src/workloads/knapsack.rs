@@ -1,5 +1,5 @@
-//! `knapsack`: 0/1 knapsack by branch and bound (001's "knapsack", after Cilk's
-//! `knapsack.cilk`).
+//! `knapsack`: 0/1 knapsack by branch and bound (the low-latency thesis's "knapsack", §4.2.1,
+//! after Cilk's `knapsack.cilk`).
 //!
 //! Items are sorted by value density; each node forks "take the item" and "leave it" and
 //! prunes when the linear bound `value + capacity * density(next item)` cannot beat the
@@ -127,7 +127,7 @@ fn n_for(size: Size) -> usize {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "knapsack",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "0/1 knapsack, branch and bound with a shared best value (Cilk's)",
         params: |s| {
             format!(

@@ -1,5 +1,5 @@
-//! `matmul` and `strassen`: dense `n × n` matrix multiplication (001's "matrix
-//! multiplication" and "Strassen").
+//! `matmul` and `strassen`: dense `n × n` matrix multiplication (the low-latency thesis's
+//! "matrix multiplication" and "Strassen", §4.2.1).
 //!
 //! Matrices are stored in a block-recursive (Morton) layout: the four quadrants are
 //! consecutive quarters of the slice, recursively, down to [`BLOCK`]`×`[`BLOCK`] row-major
@@ -370,7 +370,7 @@ fn n_strassen(size: Size) -> usize {
 pub fn spec_matmul() -> WorkloadSpec {
     WorkloadSpec {
         name: "matmul",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "recursive matrix product, block-recursive layout, 4 quadrants in parallel",
         params: |s| {
             let n = n_matmul(s);
@@ -386,7 +386,7 @@ pub fn spec_matmul() -> WorkloadSpec {
 pub fn spec_strassen() -> WorkloadSpec {
     WorkloadSpec {
         name: "strassen",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "Strassen's algorithm, 7 products in parallel, classical below 64×64",
         params: |s| {
             let n = n_strassen(s);

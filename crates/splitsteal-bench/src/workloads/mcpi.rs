@@ -1,4 +1,5 @@
-//! `mcpi`: Monte Carlo approximation of π (001's "Monte Carlo Pi", a parallel loop).
+//! `mcpi`: Monte Carlo approximation of π (the low-latency thesis's "Monte Carlo Pi", §4.2.1;
+//! a parallel loop).
 //!
 //! The samples are cut into chunks of [`CHUNK`]; chunk `i` draws from its own generator
 //! seeded from `(seed, i)`, so the hit count is the same whatever the schedule. The chunks
@@ -86,7 +87,7 @@ fn samples_for(size: Size) -> u64 {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "mcpi",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "Monte Carlo π, parallel loop over chunks with per-chunk generators",
         params: |s| format!("{} samples, chunks of {CHUNK}", samples_for(s)),
         build: |s, seed| {

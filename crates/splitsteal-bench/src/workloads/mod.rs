@@ -4,9 +4,9 @@
 //!
 //! | group | workloads |
 //! |---|---|
-//! | 001 (thesis §4.2.1) | `fib`, `nqueens`, `knapsack`, `matmul`, `strassen`, `cilksort`, `mcpi` |
+//! | low-latency thesis (§4.2.1) | `fib`, `nqueens`, `knapsack`, `matmul`, `strassen`, `cilksort`, `mcpi` |
 //! | chili / UTS | `treesum`, `uts` |
-//! | 003 (PBBS, generated inputs) | see [`registry`] |
+//! | PBBS (LCWS-in-practice paper, §5; generated inputs) | see [`registry`] |
 //! | shapes (issue 10) | [`shapes`]: shapes users write every day, which a scheduler that runs some joins sequentially for good cannot parallelize |
 //!
 //! The shapes (issue 10), [`shapes`]; arithmetic only, so that nothing but the
@@ -164,14 +164,14 @@ impl fmt::Display for Size {
 /// Where a workload comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group {
-    /// Paper 001's throughput benchmarks (thesis §4.2.1).
-    Thesis001,
+    /// The low-latency thesis's throughput benchmarks (§4.2.1).
+    LowLatencyThesis,
     /// chili's own benchmark.
     Chili,
     /// Unbalanced tree search (irregular parallelism).
     Uts,
-    /// Paper 003's PBBS benchmarks, on generated inputs.
-    Pbbs003,
+    /// The LCWS-in-practice paper's PBBS benchmarks (§5), on generated inputs.
+    Pbbs,
     /// Issue 10's shapes: list walk, coarse join behind pending work, spawns then a coarse
     /// join or a `par_for`.
     Shapes,
@@ -181,10 +181,10 @@ impl Group {
     /// Short label for tables.
     pub fn label(self) -> &'static str {
         match self {
-            Group::Thesis001 => "001",
+            Group::LowLatencyThesis => "low-latency thesis",
             Group::Chili => "chili",
             Group::Uts => "uts",
-            Group::Pbbs003 => "003/pbbs",
+            Group::Pbbs => "PBBS (LCWS-in-practice paper)",
             Group::Shapes => "shapes (issue 10)",
         }
     }

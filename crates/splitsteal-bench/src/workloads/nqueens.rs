@@ -1,4 +1,5 @@
-//! `nqueens`: counts the placements of `n` non-attacking queens (001's N-Queens).
+//! `nqueens`: counts the placements of `n` non-attacking queens (the low-latency
+//! thesis's N-Queens, §4.2.1).
 //!
 //! Bitmask backtracking. At each row the free columns are split in two halves with
 //! `join` until one column is left, which is placed; the last [`SERIAL_ROWS`] rows run
@@ -135,7 +136,7 @@ fn n_for(size: Size) -> u32 {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "nqueens",
-        group: Group::Thesis001,
+        group: Group::LowLatencyThesis,
         description: "N-Queens solution count, bitmask backtracking, join over free columns",
         params: |s| format!("n = {}", n_for(s)),
         build: |s, _seed| {

@@ -259,7 +259,7 @@ fn source(g: &Graph) -> u32 {
 pub fn spec_bfs() -> WorkloadSpec {
     WorkloadSpec {
         name: "bfs",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description: "PBBS breadthFirstSearch on an rMat graph: frontier BFS with CAS claims",
         params: |s| {
             let (l, m) = graph_for(s);
@@ -366,7 +366,7 @@ fn mis_graph_for(s: Size) -> (u32, usize) {
 pub fn spec_mis() -> WorkloadSpec {
     WorkloadSpec {
         name: "mis",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description: "PBBS maximalIndependentSet on an rMat graph: deterministic greedy MIS in parallel rounds",
         params: |s| {
             let (l, m) = mis_graph_for(s);

@@ -147,7 +147,7 @@ fn n_for(s: Size) -> usize {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "hull",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description: "PBBS convexHull on 2DinSphere: parallel quickhull (map_reduce, filter, join)",
         params: |s| {
             format!(

@@ -1,4 +1,4 @@
-//! Paper 003's PBBS benchmarks, on generated inputs sized for this machine, built on
+//! The LCWS-in-practice paper's PBBS benchmarks (§5), on generated inputs sized for this machine, built on
 //! `splitsteal::par` (the same algorithm on every scheduler).
 //!
 //! | workload | PBBS benchmark (input) | algorithm here |

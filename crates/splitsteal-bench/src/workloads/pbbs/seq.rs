@@ -75,7 +75,7 @@ fn n_isort(s: Size) -> usize {
 pub fn spec_isort_random() -> WorkloadSpec {
     WorkloadSpec {
         name: "isort-rand",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description: "PBBS integerSort on randomSeq_int: parallel radix sort (par::integer_sort)",
         params: |s| format!("{} u32 keys uniform in 0..n", n_isort(s)),
         build: |s, seed| isort(random_seq(n_isort(s), seed, 10)),
@@ -86,7 +86,7 @@ pub fn spec_isort_random() -> WorkloadSpec {
 pub fn spec_isort_exp() -> WorkloadSpec {
     WorkloadSpec {
         name: "isort-exp",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description: "PBBS integerSort on exptSeq_int: parallel radix sort of skewed keys",
         params: |s| format!("{} u32 keys, exponential with mean n/64", n_isort(s)),
         build: |s, seed| isort(exp_seq(n_isort(s), seed, 11)),
@@ -125,7 +125,7 @@ fn n_sort(s: Size) -> usize {
 pub fn spec_sort() -> WorkloadSpec {
     WorkloadSpec {
         name: "sort",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description:
             "PBBS comparisonSort on randomSeq_double: parallel merge sort (par::sort_unstable_by)",
         params: |s| format!("{} f64 uniform in [0, 1)", n_sort(s)),
@@ -170,7 +170,7 @@ pub const HIST_BUCKETS: usize = 100_000;
 pub fn spec_histogram() -> WorkloadSpec {
     WorkloadSpec {
         name: "histogram",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description: "PBBS histogram on randomSeq_100K_int: par::histogram into 100K buckets",
         params: |s| format!("{} u32 keys uniform in 0..{HIST_BUCKETS}", n_hist(s)),
         build: |s, seed| {
@@ -218,7 +218,7 @@ fn n_dedup(s: Size) -> usize {
 pub fn spec_dedup() -> WorkloadSpec {
     WorkloadSpec {
         name: "dedup",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description:
             "PBBS removeDuplicates on randomSeq_int: par::remove_duplicates (hash + radix sort)",
         params: |s| format!("{} u32 keys uniform in 0..n", n_dedup(s)),

@@ -129,7 +129,7 @@ fn words_for(s: Size) -> usize {
 pub fn spec() -> WorkloadSpec {
     WorkloadSpec {
         name: "wordcount",
-        group: Group::Pbbs003,
+        group: Group::Pbbs,
         description:
             "PBBS wordCounts on generated text: tokenize, sort, count runs (par primitives)",
         params: |s| {
