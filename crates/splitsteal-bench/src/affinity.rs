@@ -151,7 +151,7 @@ mod tests {
         let seen = std::thread::spawn(move || {
             restrict_current_thread(cpu).unwrap();
             assert_eq!(allowed_cpus().unwrap(), [cpu]);
-            SchedulerKind::available()
+            SchedulerKind::all()
                 .into_iter()
                 .map(|k| {
                     let s = Scheduler::build(k, 2).unwrap();

@@ -10,13 +10,13 @@ use crate::html::{self, RunInfo};
 use crate::modes::{self, Env, Mode, ModeOutput};
 use crate::report::{fmt_secs, write_results, Record};
 use crate::runner::{Progress, Watchdog};
-use crate::sched::{PoolOptions, SchedulerKind, SPLITSTEAL_RUNTIME};
+use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{self, Size};
 
 const AFTER_HELP: &str = "\
-Without options, runs the full suite (every workload, every available scheduler, 1 and 2
-threads; about 15 minutes once all policies run) and writes bench-report/. Use --quick for
-under a minute, and --mode all for every experiment of the papers.
+Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads;
+about 15 minutes) and writes bench-report/. Use --quick for under a minute, and --mode all
+for every experiment of the papers.
 
 Examples:
   splitsteal bench --quick
@@ -51,7 +51,7 @@ pub struct BenchArgs {
     pub workload: Vec<String>,
 
     /// Schedulers to run, comma-separated: policy names, rayon, chili, serial (default:
-    /// all available).
+    /// all).
     #[arg(long, value_delimiter = ',', value_parser = parse_scheduler, value_name = "NAME,...")]
     pub policy: Vec<SchedulerKind>,
 
@@ -136,41 +136,18 @@ pub fn list() -> String {
     }
     s.push_str("\nSchedulers (--policy):\n");
     for k in SchedulerKind::all() {
-        let _ = writeln!(
-            s,
-            "  {:<12} {}",
-            k.name(),
-            if k.is_available() {
-                ""
-            } else {
-                "(not available: the splitsteal runtime is not wired into this build yet)"
-            }
-        );
+        let _ = writeln!(s, "  {}", k.name());
     }
     s
 }
 
-/// The schedulers selected by `--policy` (default: all available), or an error if one is
-/// not available in this build.
-pub fn select_schedulers(sel: &[SchedulerKind]) -> Result<Vec<SchedulerKind>, String> {
-    if sel.is_empty() {
-        return Ok(SchedulerKind::available());
-    }
-    if let Some(k) = sel.iter().find(|k| !k.is_available()) {
-        let avail: Vec<&str> = SchedulerKind::available()
-            .iter()
-            .map(|k| k.name())
-            .collect();
-        return Err(format!(
-            "scheduler `{k}` is not available in this build (the splitsteal runtime is not wired in yet); available: {}",
-            avail.join(", ")
-        ));
-    }
-    // Keep report order, drop duplicates.
-    Ok(SchedulerKind::all()
+/// The schedulers selected by `--policy` (default: all), in report order, without
+/// duplicates.
+pub fn select_schedulers(sel: &[SchedulerKind]) -> Vec<SchedulerKind> {
+    SchedulerKind::all()
         .into_iter()
-        .filter(|k| sel.contains(k))
-        .collect())
+        .filter(|k| sel.is_empty() || sel.contains(k))
+        .collect()
 }
 
 fn concrete_modes(sel: &[Mode]) -> Vec<Mode> {
@@ -200,7 +177,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let start = Instant::now();
-    let kinds = select_schedulers(&args.policy)?;
+    let kinds = select_schedulers(&args.policy);
     let size = if args.quick { Size::Quick } else { Size::Full };
     let modes_to_run = concrete_modes(&args.mode);
     std::fs::create_dir_all(&args.out)
@@ -261,11 +238,6 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         timing: Vec::new(),
     };
     eprintln!("splitsteal bench: {}", info.settings.join("; "));
-    if !SPLITSTEAL_RUNTIME {
-        eprintln!(
-            "note: the splitsteal runtime is not wired into this build yet; running serial, rayon and chili only"
-        );
-    }
     eprintln!("{planned} runs planned; report in {}", args.out.display());
     env.progress = Progress::new(planned);
 
@@ -438,22 +410,16 @@ mod tests {
     }
 
     #[test]
-    fn unavailable_schedulers_are_an_error_naming_the_available_ones() {
+    fn selected_schedulers_are_in_report_order_without_duplicates() {
         let sel = [SchedulerKind::Splitsteal(splitsteal::Policy::ChaseLev)];
-        match select_schedulers(&sel) {
-            Ok(k) => assert!(SPLITSTEAL_RUNTIME && k == sel),
-            Err(e) => assert!(
-                !SPLITSTEAL_RUNTIME && e.contains("rayon") && e.contains("chase-lev"),
-                "{e}"
-            ),
-        }
+        assert_eq!(select_schedulers(&sel), sel);
         let k = select_schedulers(&[
             SchedulerKind::Chili,
             SchedulerKind::Serial,
             SchedulerKind::Chili,
-        ])
-        .unwrap();
+        ]);
         assert_eq!(k, vec![SchedulerKind::Serial, SchedulerKind::Chili]);
+        assert_eq!(select_schedulers(&[]), SchedulerKind::all());
     }
 
     #[test]

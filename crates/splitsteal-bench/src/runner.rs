@@ -331,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn unavailable_pools_are_reported_not_run() {
+    fn splitsteal_pools_run_and_report_stats() {
         let cs = vec![Cell {
             kind: SchedulerKind::Splitsteal(splitsteal::Policy::ChaseLev),
             threads: 2,

@@ -5,7 +5,7 @@
 //! | `serial` | [`splitsteal::Serial`] (the serial elision: the speedup baseline) | none, runs on the caller |
 //! | `rayon` | [`RayonCtx`] (a ZST calling [`rayon::join`]) | a `rayon::ThreadPool` with `n` threads, entered with `install` |
 //! | `chili` | [`ChiliCtx`] (wraps a `chili::Scope`) | a `chili::ThreadPool` with `n` threads (the caller is one of them) |
-//! | a [`Policy`] name | `splitsteal::Current` | a splitsteal `ThreadPool` (once the runtime lands) |
+//! | a [`Policy`] name | `splitsteal::Current` | a splitsteal `ThreadPool` with that policy and `n` workers |
 //!
 //! A [`Scheduler`] owns the pool of one (kind, threads) configuration; [`Scheduler::run`]
 //! runs one [`Workload`] on it and times it. Adding a scheduler means one
@@ -36,10 +36,6 @@ use std::time::{Duration, Instant};
 use splitsteal::{ForkJoin, Policy, Serial, Stats};
 
 use crate::workloads::Workload;
-
-/// Whether this build of the bench crate runs splitsteal's own pools (it does since the
-/// runtime landed; kept so that reports can say so if it is ever switched off).
-pub const SPLITSTEAL_RUNTIME: bool = true;
 
 /// Options applied to the splitsteal pools (rayon and chili have no equivalent).
 ///
@@ -90,22 +86,6 @@ impl SchedulerKind {
         v.push(SchedulerKind::Rayon);
         v.push(SchedulerKind::Chili);
         v
-    }
-
-    /// The schedulers this build can run (policies only once the runtime is wired in).
-    pub fn available() -> Vec<SchedulerKind> {
-        Self::all()
-            .into_iter()
-            .filter(|k| k.is_available())
-            .collect()
-    }
-
-    /// Whether this build can run the scheduler.
-    pub fn is_available(&self) -> bool {
-        match self {
-            SchedulerKind::Splitsteal(_) => SPLITSTEAL_RUNTIME,
-            _ => true,
-        }
     }
 
     /// The name used on the command line and in reports.
@@ -648,7 +628,7 @@ mod tests {
                 Ok(())
             }
         }
-        for kind in SchedulerKind::available() {
+        for kind in SchedulerKind::all() {
             for threads in [1, 2] {
                 let s = Scheduler::build(kind, threads).unwrap();
                 for n in [0, 1, 4, 33] {

@@ -98,7 +98,7 @@ pub struct Env {
     pub warmup: usize,
     /// `--workload`, if given.
     pub workloads: Option<Vec<String>>,
-    /// The schedulers to run (available ones only).
+    /// The schedulers to run.
     pub kinds: Vec<SchedulerKind>,
     /// `--threads`, if given.
     pub threads: Option<Vec<usize>>,

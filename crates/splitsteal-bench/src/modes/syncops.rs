@@ -71,8 +71,7 @@ pub fn run(env: &Env, suite: Option<&[Record]>) -> ModeOutput {
     };
     if records.iter().all(|r| r.stats.is_none()) {
         out.notes.push(
-            "no splitsteal policy ran (the runtime is not wired into this build yet, or none was selected): \
-             rayon, chili and serial have no counters."
+            "no splitsteal policy ran (none was selected): rayon, chili and serial have no counters."
                 .into(),
         );
         return out;

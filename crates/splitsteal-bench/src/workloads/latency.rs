@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn every_task_runs_once_everywhere() {
-        for kind in SchedulerKind::available() {
+        for kind in SchedulerKind::all() {
             let s = Scheduler::build(kind, 2).unwrap();
             for n in [1, 2, 8, 32] {
                 let w = StartLatency { n };

@@ -307,13 +307,13 @@ where
 
 #[cfg(test)]
 pub(crate) mod testing {
-    //! Runs every workload under every available scheduler on small inputs.
+    //! Runs every workload under every scheduler on small inputs.
     use super::*;
     use crate::sched::SchedulerKind;
 
-    /// Runs `w` on each available scheduler at 1 and 2 threads; panics on a failed check.
+    /// Runs `w` on each scheduler at 1 and 2 threads; panics on a failed check.
     pub fn check_all(name: &str, w: &dyn DynWorkload) {
-        for kind in SchedulerKind::available() {
+        for kind in SchedulerKind::all() {
             for threads in [1, 2] {
                 if kind == SchedulerKind::Serial && threads == 2 {
                     continue;
