@@ -16,9 +16,9 @@
 use std::time::Duration;
 
 use splitsteal::{Mailing, Policy, ThreadPoolBuilder};
-use splitsteal_bench::sched::Scheduler;
+use splitsteal_bench::sched::{Scheduler, Workload};
 use splitsteal_bench::workloads::latency::{summarize, StartLatency};
-use splitsteal_bench::workloads::{find, Size, Workload};
+use splitsteal_bench::workloads::{find, Size};
 
 fn configs() -> Vec<(String, Scheduler)> {
     let mut v = Vec::new();

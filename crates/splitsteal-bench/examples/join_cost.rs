@@ -10,10 +10,9 @@
 //! ```
 //! It prints the joins it made, so the difference needs no arithmetic about the workload.
 
-use splitsteal_bench::sched::{Scheduler, SchedulerKind};
+use splitsteal_bench::sched::{Scheduler, SchedulerKind, Workload};
 use splitsteal_bench::workloads::fib::{fib_joins, Fib};
 use splitsteal_bench::workloads::treesum::TreeSum;
-use splitsteal_bench::workloads::Workload;
 
 fn run<W: Workload>(s: &Scheduler, w: &W) {
     let t = s.run(w, w.input());

@@ -18,10 +18,10 @@
 
 use std::time::Duration;
 
-use splitsteal_bench::sched::{PoolOptions, Scheduler, SchedulerKind, SpawnKind};
+use splitsteal_bench::sched::{PoolOptions, Scheduler, SchedulerKind, SpawnKind, Workload};
 use splitsteal_bench::workloads::fib::Fib;
 use splitsteal_bench::workloads::treesum::TreeSum;
-use splitsteal_bench::workloads::{shapes, DynWorkload, Size, Workload, SPAWNING};
+use splitsteal_bench::workloads::{shapes, DynWorkload, Size, SPAWNING};
 
 /// The suite's default seed (`--seed`), so the shapes get the suite's inputs.
 const SEED: u64 = 0x5eed;

@@ -17,8 +17,7 @@ use std::time::{Duration, Instant};
 
 use splitsteal::ForkJoin;
 
-use crate::sched::{BenchCtx, Scheduler};
-use crate::workloads::Workload;
+use crate::sched::{BenchCtx, Scheduler, Workload};
 
 /// The CPUs the calling thread may run on, in increasing order.
 pub fn allowed_cpus() -> io::Result<Vec<usize>> {

@@ -278,7 +278,8 @@ pub fn measure(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workloads::{Size, Workload};
+    use crate::sched::Workload;
+    use crate::workloads::Size;
     use splitsteal::ForkJoin;
 
     /// Wrong on every scheduler but serial.

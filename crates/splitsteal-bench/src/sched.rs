@@ -8,7 +8,9 @@
 //! | a [`Policy`] name | `splitsteal::Current` | a splitsteal `ThreadPool` with that policy and `n` workers |
 //!
 //! A [`Scheduler`] owns the pool of one (kind, threads) configuration; [`Scheduler::run`]
-//! runs one [`Workload`] on it and times it. Adding a scheduler means one
+//! runs one [`Workload`] on it and times it. [`Workload`] is defined here, with the
+//! contexts it runs on, so that this module does not depend on
+//! [`workloads`](crate::workloads) (which implements it). Adding a scheduler means one
 //! [`SchedulerKind`] variant, one arm in [`Scheduler::build`] and one in
 //! [`Scheduler::run`], and a [`BenchCtx`] impl for its context.
 //!
@@ -34,8 +36,6 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use splitsteal::{ForkJoin, Policy, Serial, Stats};
-
-use crate::workloads::Workload;
 
 /// Options applied to the splitsteal pools (rayon and chili have no equivalent).
 ///
@@ -193,6 +193,28 @@ pub trait BenchCtx: ForkJoin {
     where
         B: FnOnce(&mut Self) -> R + Send,
         R: Send;
+}
+
+/// A benchmark workload: an input, a parallel algorithm over [`ForkJoin`] (or
+/// [`BenchCtx`], when it spawns), and a check.
+pub trait Workload: Send + Sync {
+    /// What one run consumes (e.g. a fresh copy of the array to sort); `()` if the
+    /// workload only reads data it owns.
+    type Input: Send;
+    /// What one run produces.
+    type Output: Send;
+
+    /// Prepares the input of one run (not timed).
+    fn input(&self) -> Self::Input;
+
+    /// The timed part: runs the algorithm with scheduler context `c`.
+    ///
+    /// Implementations that only join declare the weaker bound `C: ForkJoin`, which Rust
+    /// accepts for an impl of this method; the spawning ones keep `C: BenchCtx`.
+    fn run<C: BenchCtx>(&self, c: &mut C, input: Self::Input) -> Self::Output;
+
+    /// Compares `output` with the serial reference (not timed).
+    fn check(&self, output: &Self::Output) -> Result<(), String>;
 }
 
 impl BenchCtx for Serial {

@@ -12,8 +12,9 @@ use crate::modes::{scheduler_order, Env, ModeOutput};
 use crate::plot::{Lines, Series};
 use crate::report::{quantile_sorted, sorted, Record, Table};
 use crate::runner::{build_pools, cells};
+use crate::sched::Workload;
 use crate::workloads::latency::{summarize, StartLatency, TASK_SPIN};
-use crate::workloads::{panic_message, Size, Workload};
+use crate::workloads::{panic_message, Size};
 
 /// Task counts.
 pub fn task_counts(size: Size) -> Vec<usize> {

@@ -2,6 +2,9 @@
 //! [`BenchCtx`], `ForkJoin` plus scope spawns), with a generated input and a serial
 //! reference to verify every run's output against.
 //!
+//! Each implements [`Workload`], which lives in [`crate::sched`] with the contexts it is
+//! written against; this module adds the type-erased [`DynWorkload`] and the [`registry`].
+//!
 //! | group | workloads |
 //! |---|---|
 //! | low-latency thesis (§4.2.1) | `fib`, `nqueens`, `knapsack`, `matmul`, `strassen`, `cilksort`, `mcpi` |
@@ -20,7 +23,8 @@
 //! | `spawnparfor` | a scope spawns 4 small tasks, then its body runs a `par_for` with about 5 µs of arithmetic per element |
 //!
 //! chili has no spawn: under chili, `spawnjoin` and `spawnparfor` emulate each spawn with a
-//! join ([`BenchCtx::spawn_then`], [`SpawnKind::JoinEmulated`]); the reports say so.
+//! join ([`BenchCtx::spawn_then`],
+//! [`SpawnKind::JoinEmulated`](crate::sched::SpawnKind::JoinEmulated)); the reports say so.
 //!
 //! Input sizes are per [`Size`]; [`registry`] lists them and the per-rep time each size
 //! aims for (on one core of the development machine, serial elision).
@@ -32,8 +36,9 @@ use std::time::Duration;
 
 use splitsteal::{ForkJoin, Stats};
 
-use crate::sched::Scheduler;
-pub use crate::sched::{BenchCtx, SpawnKind, SpawnTask};
+// The workload files import these through `super::`; the items live in `sched`, which runs
+// workloads and does not depend on this module.
+use crate::sched::{BenchCtx, Scheduler, SpawnTask, Workload};
 
 pub mod cilksort;
 pub mod fib;
@@ -46,28 +51,6 @@ pub mod pbbs;
 pub mod shapes;
 pub mod treesum;
 pub mod uts;
-
-/// A benchmark workload: an input, a parallel algorithm over [`ForkJoin`] (or
-/// [`BenchCtx`], when it spawns), and a check.
-pub trait Workload: Send + Sync {
-    /// What one run consumes (e.g. a fresh copy of the array to sort); `()` if the
-    /// workload only reads data it owns.
-    type Input: Send;
-    /// What one run produces.
-    type Output: Send;
-
-    /// Prepares the input of one run (not timed).
-    fn input(&self) -> Self::Input;
-
-    /// The timed part: runs the algorithm with scheduler context `c`.
-    ///
-    /// Implementations that only join declare the weaker bound `C: ForkJoin`, which Rust
-    /// accepts for an impl of this method; the spawning ones keep `C: BenchCtx`.
-    fn run<C: BenchCtx>(&self, c: &mut C, input: Self::Input) -> Self::Output;
-
-    /// Compares `output` with the serial reference (not timed).
-    fn check(&self, output: &Self::Output) -> Result<(), String>;
-}
 
 /// The outcome of one run of an erased workload.
 #[derive(Debug, Clone)]
@@ -232,7 +215,8 @@ pub fn registry() -> Vec<WorkloadSpec> {
 }
 
 /// The workloads that spawn ([`BenchCtx::spawn_then`]): their cells on a scheduler whose
-/// [`SpawnKind`] is not [`SpawnKind::Scope`] are labelled in the reports.
+/// [`SpawnKind`](crate::sched::SpawnKind) is not
+/// [`SpawnKind::Scope`](crate::sched::SpawnKind::Scope) are labelled in the reports.
 pub const SPAWNING: [&str; 2] = [shapes::SPAWNJOIN, shapes::SPAWNPARFOR];
 
 /// Every workload name, comma-separated.
