@@ -15,16 +15,17 @@
 //! or a delay has passed since it started, so that thieves do not grab the tasks the
 //! mailboxes are about to deliver (001 §3.3, `canSteal`).
 
+use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::job::{JobHeader, JobRef, StackJob};
-use crate::join::{join_inline, take_back};
 use crate::latch::JoinLatch;
-use crate::mailbox::{Proxy, IN_DEQUE, IN_MAILBOX};
-use crate::stats::{count_rmw, Side};
+use crate::local::LocalDeque;
+use crate::mailbox::{Proxy, WorkerRange, IN_DEQUE, IN_MAILBOX};
+use crate::stats::{count_rmw, seq_cst_fence, Side};
 use crate::worker::WorkerThread;
 
 /// How a task's worker range is split at a fork (001 §3.4.3).
@@ -114,9 +115,75 @@ impl Hybrid {
     }
 }
 
+/// A hybrid worker's own state: its base deque, the range of the task it runs, and
+/// where its next mailed spawn goes. Lives in the worker's `LocalDeque::Mailing`.
+pub(crate) struct HybridLocal {
+    base: LocalDeque,
+    range: Cell<WorkerRange>,
+    spawn_rr: Cell<u32>,
+}
+
+impl HybridLocal {
+    /// Worker `index`'s state around its base deque.
+    pub(crate) fn new(base: LocalDeque, index: usize) -> HybridLocal {
+        HybridLocal {
+            base,
+            range: Cell::new(WorkerRange::one(index)),
+            spawn_rr: Cell::new(0),
+        }
+    }
+
+    /// The deque forks are pushed on.
+    pub(crate) fn base(&self) -> &LocalDeque {
+        &self.base
+    }
+
+    /// The next round-robin offset in `0..count` for a mailed spawn.
+    fn next_spawn_target(&self, count: u32) -> u32 {
+        let k = self.spawn_rr.get() % count;
+        self.spawn_rr.set(k + 1);
+        k
+    }
+}
+
+/// Runs `f` with the worker range `range` (if `worker` is a hybrid one), restoring the
+/// current one afterwards (also if `f` panics: the panic then propagates).
+pub(crate) fn run_in_range<R>(
+    worker: &WorkerThread,
+    range: WorkerRange,
+    f: impl FnOnce() -> R,
+) -> R {
+    let Some(h) = worker.deque.hybrid() else {
+        return f();
+    };
+    struct Restore<'a>(&'a HybridLocal, WorkerRange);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            self.0.range.set(self.1);
+        }
+    }
+    let _restore = Restore(h, h.range.replace(range));
+    f()
+}
+
+/// Mails `proxy` to worker `target` and wakes it if it sleeps.
+fn mail(worker: &WorkerThread, target: usize, proxy: NonNull<Proxy>) {
+    let registry = &*worker.registry;
+    // SAFETY: a fresh proxy, in no mailbox.
+    unsafe { registry.workers[target].mailbox.push(proxy) };
+    worker.counters.mailed.bump();
+    if let Some(h) = &registry.hybrid {
+        h.mailed();
+    }
+    // StoreLoad between the mail and the sleep-state read (the Dekker pattern with a
+    // worker falling asleep, which announces itself, fences, then checks its mailbox).
+    seq_cst_fence(Side::Scheduler);
+    registry.sleep.wake_worker(target);
+}
+
 /// What running a proxy from a deque does: claim from the deque side, run if won, free if
 /// lost. Installed as the proxy's job function.
-pub(crate) unsafe fn run_proxy_from_deque(header: NonNull<JobHeader>) {
+unsafe fn run_proxy_from_deque(header: NonNull<JobHeader>) {
     // SAFETY: deques hold live proxies made by `fork`; the deque side extracts once.
     unsafe {
         let proxy = Proxy::from_header(header);
@@ -129,7 +196,7 @@ pub(crate) unsafe fn run_proxy_from_deque(header: NonNull<JobHeader>) {
 ///
 /// # Safety
 /// `proxy` is live and this side has not claimed it before; runs on a worker.
-pub(crate) unsafe fn run_claimed(proxy: NonNull<Proxy>, from: usize) {
+unsafe fn run_claimed(proxy: NonNull<Proxy>, from: usize) {
     // Read before claiming: once the claim succeeds, the other side may free the proxy.
     // SAFETY: live until the loser frees it, which happens after our claim at the earliest.
     let range = unsafe { proxy.as_ref().range };
@@ -138,7 +205,7 @@ pub(crate) unsafe fn run_claimed(proxy: NonNull<Proxy>, from: usize) {
         Some(task) => {
             // SAFETY: a proxied task runs only on workers.
             let worker = unsafe { &*WorkerThread::current() };
-            worker.run_in_range(range, || worker.execute(task));
+            run_in_range(worker, range, || worker.execute(task));
         }
         // SAFETY: we lost: the other side is done with it and nothing links to it.
         None => unsafe { Proxy::free(proxy) },
@@ -146,28 +213,40 @@ pub(crate) unsafe fn run_claimed(proxy: NonNull<Proxy>, from: usize) {
 }
 
 /// Whether a fork on `worker` mails (its range spans other workers), and if so the
-/// ranges `(a, b)` and `b`'s mailbox owner.
+/// ranges of `a` and `b` (`b`'s first worker is the one it is mailed to).
 #[inline]
-pub(crate) fn plan(worker: &WorkerThread) -> Option<((u32, u32), (u32, u32))> {
-    let (first, count) = worker.range();
+pub(crate) fn fork_ranges(
+    worker: &WorkerThread,
+    h: &HybridLocal,
+) -> Option<(WorkerRange, WorkerRange)> {
+    let WorkerRange { first, count } = h.range.get();
     if count < 2 {
         return None;
     }
     let hybrid = worker.registry.hybrid.as_ref()?;
     let (ka, kb) = hybrid.mailing.split(count);
     let n = worker.registry.num_threads() as u32;
-    let target = (first + ka) % n;
-    Some(((first, ka), (target, kb)))
+    let a = WorkerRange { first, count: ka };
+    let b = WorkerRange {
+        first: (first + ka) % n,
+        count: kb,
+    };
+    Some((a, b))
+}
+
+/// The shares `(a, b)` the next fork on `worker` would give its two sides, if it mails.
+pub(crate) fn split_hint(worker: &WorkerThread) -> Option<(usize, usize)> {
+    let (a, b) = fork_ranges(worker, worker.deque.hybrid()?)?;
+    Some((a.count as usize, b.count as usize))
 }
 
 /// `join` under `hybrid` when the worker's range spans several workers: mail and push `b`.
 #[inline(never)]
 pub(crate) fn join_mailing<A, B, RA, RB>(
     worker: &WorkerThread,
+    (range_a, range_b): (WorkerRange, WorkerRange),
     a: A,
     b: B,
-    range_a: (u32, u32),
-    range_b: (u32, u32),
 ) -> (RA, RB)
 where
     A: FnOnce(&WorkerThread) -> RA + Send,
@@ -182,12 +261,13 @@ where
         // Deque full: neither location gets it; run both closures here.
         // SAFETY: never published.
         unsafe { Proxy::free(proxy) };
-        return join_inline(worker, a, job_b);
+        // SAFETY: never published.
+        return unsafe { job_b.join_inline(worker, a) };
     }
-    worker.mail(range_b.0 as usize, proxy);
+    mail(worker, range_b.first as usize, proxy);
     worker.after_push();
 
-    let ra = worker.run_in_range(range_a, || {
+    let ra = run_in_range(worker, range_a, || {
         panic::catch_unwind(AssertUnwindSafe(|| a(worker)))
     });
     let ra = match ra {
@@ -200,10 +280,10 @@ where
         }
     };
 
-    let rb = take_back(
-        worker,
+    let rb = worker.take_back(
         proxy_ref,
         &job_b.latch,
+        worker.take_local(),
         || worker.take_local(),
         // Our proxy came back: claim it from the deque side.
         // SAFETY: popped, so the deque side claims exactly once here.
@@ -211,7 +291,9 @@ where
             Some(_) => {
                 worker.task_starts();
                 // SAFETY: we won the claim: nobody else runs `b`.
-                Some(worker.run_in_range(range_b, || unsafe { job_b.run_inline(worker) }))
+                Some(run_in_range(worker, range_b, || unsafe {
+                    job_b.run_inline(worker)
+                }))
             }
             None => {
                 // The mailbox side runs (or ran) `b`: free the proxy, wait for `b`.
@@ -230,7 +312,12 @@ where
 
 /// Takes and runs one task from `worker`'s mailbox; `false` if it was empty.
 pub(crate) fn run_mail(worker: &WorkerThread) -> bool {
-    match worker.pop_mail() {
+    let mailbox = &worker.registry.workers[worker.index].mailbox;
+    if mailbox.is_empty() {
+        return false;
+    }
+    // SAFETY: each worker is the single consumer of its own mailbox.
+    match unsafe { mailbox.pop() } {
         Some(proxy) => {
             // SAFETY: popped from our mailbox: the mailbox side claims it once, here.
             unsafe { run_claimed(proxy, IN_MAILBOX) };
@@ -243,8 +330,8 @@ pub(crate) fn run_mail(worker: &WorkerThread) -> bool {
 /// `Scope::spawn` under `hybrid` from a task whose range spans several workers: mail the
 /// job round-robin over the range (excluding the spawning worker) and push it locally.
 /// Returns `false` if the job should be pushed plainly.
-pub(crate) fn spawn_mailing(worker: &WorkerThread, job: JobRef) -> bool {
-    let (first, count) = worker.range();
+pub(crate) fn spawn_mailing(worker: &WorkerThread, h: &HybridLocal, job: JobRef) -> bool {
+    let WorkerRange { first, count } = h.range.get();
     if count < 2 || worker.registry.hybrid.is_none() {
         return false;
     }
@@ -253,7 +340,7 @@ pub(crate) fn spawn_mailing(worker: &WorkerThread, job: JobRef) -> bool {
     // Next worker of the range other than ourselves, round-robin.
     let mut target = first;
     for _ in 0..count {
-        let k = worker.next_spawn_target(count);
+        let k = h.next_spawn_target(count);
         target = (first + k) % n;
         if target != me {
             break;
@@ -262,13 +349,24 @@ pub(crate) fn spawn_mailing(worker: &WorkerThread, job: JobRef) -> bool {
     if target == me {
         return false;
     }
-    let proxy = Proxy::new(job, (target, 1), run_proxy_from_deque);
+    let proxy = Proxy::new(job, WorkerRange::one(target as usize), run_proxy_from_deque);
     if !worker.push(Proxy::job_ref(proxy)) {
         // SAFETY: never published.
         unsafe { Proxy::free(proxy) };
         return false;
     }
-    worker.mail(target as usize, proxy);
+    mail(worker, target as usize, proxy);
     worker.after_push();
     true
+}
+
+/// An injected (origin) task is about to run on `worker`: close the steal gate, and give
+/// the task the whole pool as its range. Returns `None` outside `hybrid`.
+pub(crate) fn origin_range(worker: &WorkerThread) -> Option<WorkerRange> {
+    let h = worker.registry.hybrid.as_ref()?;
+    h.origin_started();
+    Some(WorkerRange {
+        first: worker.index as u32,
+        count: worker.registry.num_threads() as u32,
+    })
 }

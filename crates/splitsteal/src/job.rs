@@ -15,6 +15,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 
 use crate::deque::Task;
+use crate::fork::run_both;
 use crate::latch::Latch;
 use crate::worker::WorkerThread;
 
@@ -160,6 +161,28 @@ impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> 
         // SAFETY: exclusive by the caller's guarantee; taken exactly once.
         let func = unsafe { ManuallyDrop::take(&mut *self.func.get()) };
         func(worker)
+    }
+
+    /// `join` whose deque was full: runs `a`, then this job's closure, both here and in
+    /// order (a panic of `a` still runs the closure, then propagates).
+    ///
+    /// # Safety
+    /// The job was never published.
+    #[cold]
+    #[inline(never)]
+    pub(crate) unsafe fn join_inline<RA>(
+        self,
+        worker: &WorkerThread,
+        a: impl FnOnce(&WorkerThread) -> RA,
+    ) -> (RA, R) {
+        run_both(
+            || a(worker),
+            || {
+                worker.task_starts();
+                // SAFETY: never published, by our caller.
+                unsafe { self.run_inline(worker) }
+            },
+        )
     }
 
     /// The result of `execute` (or its panic, resumed).

@@ -13,10 +13,11 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::fork::run_both;
-use crate::job::{JobRef, StackJob};
-use crate::latch::{JoinLatch, Probe};
-use crate::worker::{with_deque_flavor, Flavor, Kind, PollFlavor, SignalFlavor, WorkerThread};
+use crate::hybrid;
+use crate::job::StackJob;
+use crate::latch::JoinLatch;
+use crate::local::{AnyOwned, OwnDeque, Owned};
+use crate::worker::WorkerThread;
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
 ///
@@ -53,8 +54,8 @@ where
     join_on(unsafe { &*worker }, |_| a(), |_| b())
 }
 
-/// `join` on the calling thread's worker: one dispatch on its flavor, then a path
-/// compiled for that flavor.
+/// `join` on the calling thread's worker: one dispatch on its deque, then a path compiled
+/// for that deque. The LCWS deques come first, tested with plain compares.
 #[inline(always)]
 pub(crate) fn join_on<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
@@ -63,82 +64,60 @@ where
     RA: Send,
     RB: Send,
 {
-    // The LCWS flavors first, tested with plain compares rather than a jump table.
-    // SAFETY: each arm's flavor is the worker's kind.
-    unsafe {
-        if worker.kind == Kind::LcwsSignal {
-            join_as::<SignalFlavor, _, _, _, _>(worker, a, b)
-        } else if worker.kind == Kind::LcwsPoll {
-            join_as::<PollFlavor, _, _, _, _>(worker, a, b)
-        } else {
-            join_classical(worker, a, b)
-        }
+    if let Some(deque) = worker.deque.signalled(worker) {
+        join_pushed(deque, a, b)
+    } else if let Some(deque) = worker.deque.polled(worker) {
+        join_pushed(deque, a, b)
+    } else {
+        join_elsewhere(worker.owned(), a, b)
     }
 }
 
-/// `join` for the classical deques and `hybrid` (out of line: the LCWS paths above stay
-/// small).
+/// `join` on the classical deques and under `hybrid` (out of line: the LCWS paths above
+/// stay small).
 #[inline(never)]
-fn join_classical<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+fn join_elsewhere<A, B, RA, RB>(deque: AnyOwned<'_>, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(&WorkerThread) -> RA + Send,
     B: FnOnce(&WorkerThread) -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    if worker.kind == Kind::Hybrid {
-        if let Some((range_a, range_b)) = crate::hybrid::plan(worker) {
-            return crate::hybrid::join_mailing(worker, a, b, range_a, range_b);
-        }
+    match deque {
+        AnyOwned::ChaseLev(deque) => join_pushed(deque, a, b),
+        AnyOwned::Abp(deque) => join_pushed(deque, a, b),
+        AnyOwned::Locked(deque) => join_pushed(deque, a, b),
+        // `hybrid` on a split base deque.
+        AnyOwned::SplitSignalled(deque) => join_pushed(deque, a, b),
+        AnyOwned::SplitPolled(deque) => join_pushed(deque, a, b),
+        AnyOwned::Mailing(worker, h) => match hybrid::fork_ranges(worker, h) {
+            Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
+            // A task whose range is this worker alone forks on the base deque.
+            None => join_elsewhere(h.base().owned(worker), a, b),
+        },
     }
-    join_on_deque(worker, a, b)
-}
-
-/// The plain join of the worker's deque flavor (`hybrid`'s base deque included).
-fn join_on_deque<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    // SAFETY: the flavor is the deque's kind.
-    unsafe { with_deque_flavor!(worker.deque_kind, F => join_as::<F, _, _, _, _>(worker, a, b)) }
-}
-
-/// # Safety
-/// `F` is the worker's flavor.
-#[inline(always)]
-unsafe fn join_as<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
-where
-    F: Flavor,
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    // SAFETY: `F` is the worker's flavor, by our caller.
-    unsafe { join_pushed::<F, _, _, _, _>(worker, a, b) }
 }
 
 /// The real fork: push `b`, run `a`, take `b` back or wait for its thief.
-///
-/// # Safety
-/// `F` is the worker's flavor.
 #[inline(always)]
-unsafe fn join_pushed<F, A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
+fn join_pushed<D, const POLLS: bool, A, B, RA, RB>(
+    deque: Owned<'_, D, POLLS>,
+    a: A,
+    b: B,
+) -> (RA, RB)
 where
-    F: Flavor,
+    D: OwnDeque,
     A: FnOnce(&WorkerThread) -> RA + Send,
     B: FnOnce(&WorkerThread) -> RB + Send,
     RA: Send,
     RB: Send,
 {
+    let worker = deque.worker();
     let job_b = StackJob::new(b, JoinLatch::new(worker));
     let job_b_ref = job_b.as_job_ref();
-    // SAFETY (all `_as` calls): `F` is the worker's flavor, by our caller.
-    if !unsafe { worker.push_as::<F>(job_b_ref) } {
-        return join_inline(worker, a, job_b);
+    if !deque.push(job_b_ref) {
+        // SAFETY: the push failed, so the job was never published.
+        return unsafe { job_b.join_inline(worker, a) };
     }
     worker.after_push();
 
@@ -154,20 +133,18 @@ where
     };
 
     // The common case: `b` is where we left it and comes back at the first pop.
-    // SAFETY: `F` is the worker's flavor, by our caller.
-    let first = unsafe { worker.take_local_as::<F>() };
+    let ra = deque.answer_polls(ra);
+    let first = deque.take_unpolled();
     if first == Some(job_b_ref) {
         worker.task_starts();
         // SAFETY: popped back, so nobody else has it.
         return (ra, unsafe { job_b.run_inline(worker) });
     }
-    let rb = take_back_slow(
-        worker,
+    let rb = worker.take_back(
         job_b_ref,
         &job_b.latch,
         first,
-        // SAFETY: `F` is the worker's flavor, by our caller.
-        || unsafe { worker.take_local_as::<F>() },
+        || worker.take_local(),
         || {
             worker.task_starts();
             // SAFETY: popped back, so nobody else has it.
@@ -176,87 +153,7 @@ where
     );
     match rb {
         Some(rb) => (ra, rb),
-        // SAFETY: `take_back_slow` returns `None` only once the latch is set.
+        // SAFETY: `take_back` returns `None` only once the latch is set.
         None => (ra, unsafe { job_b.into_result() }),
     }
-}
-
-/// Pops local jobs until `ours` comes back, then hands it to `run_ours`, which returns its
-/// result, or `None` if the job was claimed elsewhere meanwhile (`hybrid`'s mailbox side).
-/// Jobs popped on the way (pushed by a scope inside `a`) are run. Returns `None` once
-/// `latch` is set: `ours` ran elsewhere and its result is in the job.
-///
-/// Only the first pop is inlined into the join: it brings `ours` back in the common case,
-/// and everything else stays out of the hot path's code.
-#[inline(always)]
-pub(crate) fn take_back<L: Probe, R>(
-    worker: &WorkerThread,
-    ours: JobRef,
-    latch: &L,
-    mut pop: impl FnMut() -> Option<JobRef>,
-    run_ours: impl FnOnce() -> Option<R>,
-) -> Option<R> {
-    match pop() {
-        Some(job) if job == ours => run_ours().or_else(|| {
-            worker.wait_until(latch);
-            None
-        }),
-        first => take_back_slow(worker, ours, latch, first, pop, run_ours),
-    }
-}
-
-/// `take_back` after a first pop that did not bring `ours` back.
-#[cold]
-#[inline(never)]
-fn take_back_slow<L: Probe, R>(
-    worker: &WorkerThread,
-    ours: JobRef,
-    latch: &L,
-    mut popped: Option<JobRef>,
-    mut pop: impl FnMut() -> Option<JobRef>,
-    run_ours: impl FnOnce() -> Option<R>,
-) -> Option<R> {
-    loop {
-        match popped {
-            Some(job) if job == ours => match run_ours() {
-                Some(r) => return Some(r),
-                None => break,
-            },
-            Some(job) => {
-                worker.execute(job);
-                if latch.probe() {
-                    return None;
-                }
-            }
-            // Nothing left: a thief took `ours`.
-            None => break,
-        }
-        popped = pop();
-    }
-    worker.wait_until(latch);
-    None
-}
-
-/// The deque was full: run both closures here, in order (a panic of `a` still runs `b`).
-#[cold]
-#[inline(never)]
-pub(crate) fn join_inline<A, B, RA, RB>(
-    worker: &WorkerThread,
-    a: A,
-    job_b: StackJob<JoinLatch<'_>, B, RB>,
-) -> (RA, RB)
-where
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    run_both(
-        || a(worker),
-        || {
-            worker.task_starts();
-            // SAFETY: never published (the push failed).
-            unsafe { job_b.run_inline(worker) }
-        },
-    )
 }

@@ -44,14 +44,54 @@ pub(crate) const IN_DEQUE: usize = 0b01;
 pub(crate) const IN_MAILBOX: usize = 0b10;
 const LOCATIONS: usize = IN_DEQUE | IN_MAILBOX;
 
-/// Proxies allocated and not yet freed (a leak detector for the tests; relaxed, not
-/// counted as synchronization).
-static LIVE_PROXIES: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+/// The workers a task's work is meant for: `count` workers from `first` on, wrapping
+/// around the pool (see `crate::hybrid`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WorkerRange {
+    pub(crate) first: u32,
+    pub(crate) count: u32,
+}
 
-/// Proxies currently alive, process-wide.
+impl WorkerRange {
+    /// Worker `index` alone.
+    pub(crate) fn one(index: usize) -> WorkerRange {
+        WorkerRange {
+            first: index as u32,
+            count: 1,
+        }
+    }
+}
+
+/// Proxies made minus proxies freed, by this thread: a leak gauge for the tests, a plain
+/// thread-local (no shared cache line, no atomic on the mailing path). A thread's balance
+/// moves to [`PROXIES_OF_EXITED_THREADS`] when it exits.
+struct ProxyGauge(std::cell::Cell<isize>);
+
+impl Drop for ProxyGauge {
+    fn drop(&mut self) {
+        // Relaxed: read by the tests only after joining the threads that wrote it.
+        PROXIES_OF_EXITED_THREADS.fetch_add(self.0.get(), std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+thread_local! {
+    static PROXY_GAUGE: ProxyGauge = const { ProxyGauge(std::cell::Cell::new(0)) };
+}
+
+static PROXIES_OF_EXITED_THREADS: std::sync::atomic::AtomicIsize =
+    std::sync::atomic::AtomicIsize::new(0);
+
+fn gauge(delta: isize) {
+    // A thread that is exiting (its gauge already dropped) frees no proxies: ignore.
+    let _ = PROXY_GAUGE.try_with(|g| g.0.set(g.0.get() + delta));
+}
+
+/// Proxies alive, counted over threads that have exited plus the calling thread: once the
+/// pools that mailed have been dropped (their threads joined), every proxy must be freed.
 pub(crate) fn live_proxies() -> isize {
-    // Relaxed: a test-only gauge read when the pools are idle.
-    LIVE_PROXIES.load(std::sync::atomic::Ordering::Relaxed)
+    // Relaxed: see `ProxyGauge::drop`.
+    PROXIES_OF_EXITED_THREADS.load(std::sync::atomic::Ordering::Relaxed)
+        + PROXY_GAUGE.try_with(|g| g.0.get()).unwrap_or(0)
 }
 
 /// A task that lives in a deque and a mailbox at once.
@@ -66,8 +106,8 @@ pub(crate) struct Proxy {
     task_and_tag: AtomicPtr<JobHeader>,
     /// The next proxy in the mailbox (written by the producer that links after us).
     next: AtomicPtr<Proxy>,
-    /// The workers the task's work is meant for (`first`, `count`), see `crate::hybrid`.
-    pub(crate) range: (u32, u32),
+    /// The workers the task's work is meant for.
+    pub(crate) range: WorkerRange,
 }
 
 impl Proxy {
@@ -75,7 +115,7 @@ impl Proxy {
     /// from a deque does (the runtime's claim-and-run from the deque side).
     pub(crate) fn new(
         task: JobRef,
-        range: (u32, u32),
+        range: WorkerRange,
         on_deque_run: unsafe fn(NonNull<JobHeader>),
     ) -> NonNull<Proxy> {
         let task = task.as_ptr();
@@ -90,8 +130,7 @@ impl Proxy {
             next: AtomicPtr::new(ptr::null_mut()),
             range,
         });
-        // Relaxed: a gauge (see `LIVE_PROXIES`).
-        LIVE_PROXIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        gauge(1);
         NonNull::from(Box::leak(proxy))
     }
 
@@ -146,8 +185,7 @@ impl Proxy {
     pub(crate) unsafe fn free(this: NonNull<Proxy>) {
         // SAFETY: made by `Box::leak` in `new`; the caller guarantees exclusive ownership.
         drop(unsafe { Box::from_raw(this.as_ptr()) });
-        // Relaxed: a gauge (see `LIVE_PROXIES`).
-        LIVE_PROXIES.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        gauge(-1);
     }
 }
 
@@ -300,7 +338,7 @@ mod tests {
     #[test]
     fn exactly_one_side_wins_and_the_other_frees() {
         for first in [IN_DEQUE, IN_MAILBOX] {
-            let p = Proxy::new(task(1), (0, 1), never_run);
+            let p = Proxy::new(task(1), WorkerRange::one(0), never_run);
             let second = LOCATIONS & !first;
             // SAFETY: live proxy, one extract per side; the loser frees.
             unsafe {
@@ -315,7 +353,7 @@ mod tests {
     fn mailbox_is_fifo_and_empties() {
         let mb = Mailbox::new();
         let proxies: Vec<_> = (0..5)
-            .map(|i| Proxy::new(task(i), (0, 1), never_run))
+            .map(|i| Proxy::new(task(i), WorkerRange::one(0), never_run))
             .collect();
         for &p in &proxies {
             // SAFETY: live proxies in no mailbox.
@@ -354,7 +392,7 @@ mod tests {
                 let mb = &mb;
                 s.spawn(move || {
                     for i in 0..per {
-                        let p = Proxy::new(task(t * per + i), (0, 1), never_run);
+                        let p = Proxy::new(task(t * per + i), WorkerRange::one(0), never_run);
                         // SAFETY: fresh proxy.
                         unsafe { mb.push(p) };
                     }
@@ -416,7 +454,7 @@ mod tests {
     fn racing_claims_run_once_and_free_once() {
         let rounds = if cfg!(miri) { 20 } else { 200 };
         for _ in 0..rounds {
-            let p = Shared(Proxy::new(task(7), (0, 1), never_run));
+            let p = Shared(Proxy::new(task(7), WorkerRange::one(0), never_run));
             let (a, b) = std::thread::scope(|s| {
                 let ha = s.spawn(move || claim_or_free(p, IN_DEQUE));
                 let hb = s.spawn(move || claim_or_free(p, IN_MAILBOX));
@@ -475,7 +513,7 @@ mod loom_models {
     #[test]
     fn loom_proxy_claim_race_runs_once_and_frees_once() {
         loom::model(|| {
-            let p = P(Proxy::new(task(1), (0, 1), never_run).as_ptr() as usize);
+            let p = P(Proxy::new(task(1), WorkerRange::one(0), never_run).as_ptr() as usize);
             let frees = Arc::new(AtomicUsize::new(0));
             let f = frees.clone();
             let deque_side = thread::spawn(move || claim(p, IN_DEQUE, &f));
@@ -490,8 +528,8 @@ mod loom_models {
     fn loom_mailbox_push_races_pop_of_the_last_element() {
         loom::model(|| {
             let mb: Arc<Box<Mailbox>> = Arc::new(Mailbox::new());
-            let first = P(Proxy::new(task(1), (0, 1), never_run).as_ptr() as usize);
-            let second = P(Proxy::new(task(2), (0, 1), never_run).as_ptr() as usize);
+            let first = P(Proxy::new(task(1), WorkerRange::one(0), never_run).as_ptr() as usize);
+            let second = P(Proxy::new(task(2), WorkerRange::one(0), never_run).as_ptr() as usize);
             // SAFETY: fresh proxy.
             unsafe { mb.push(first.get()) };
             let m = mb.clone();
@@ -535,7 +573,7 @@ mod loom_models {
         model.check(|| {
             let mb: Arc<Box<Mailbox>> = Arc::new(Mailbox::new());
             let ps: Vec<P> = (1..=2)
-                .map(|i| P(Proxy::new(task(i), (0, 1), never_run).as_ptr() as usize))
+                .map(|i| P(Proxy::new(task(i), WorkerRange::one(0), never_run).as_ptr() as usize))
                 .collect();
             let handles: Vec<_> = ps
                 .iter()

@@ -10,9 +10,11 @@ use libc::c_int;
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
 use crate::hybrid::Mailing;
 use crate::latency::StartLatencies;
+use crate::local::LocalDeque;
+use crate::plan::{MailPlan, Plan};
 use crate::registry::{Config, Registry};
 use crate::stats::Stats;
-use crate::worker::{main_loop, LocalDeque, WorkerThread};
+use crate::worker::{main_loop, WorkerThread};
 use crate::{exposure, Policy};
 
 /// The environment variable that sets the global pool's number of threads.
@@ -300,32 +302,24 @@ impl ThreadPoolBuilder {
                 self.morsel_bytes
             )));
         }
-        if self.hybrid_base == Policy::Hybrid {
-            return Err(BuildError::InvalidConfig(
-                "hybrid_base(hybrid): the hybrid's base must be a deque policy".into(),
-            ));
-        }
-        let base = if self.policy == Policy::Hybrid {
-            self.hybrid_base
-        } else {
-            self.policy
+        let mail = MailPlan {
+            mailing: self.mailing,
+            gate_mails: self
+                .steal_after_mails
+                .unwrap_or(num_threads.saturating_sub(1)),
+            gate_delay: self.steal_after,
         };
         let signal = self.signal.unwrap_or_else(exposure::default_signal);
-        if base.uses_signals() {
+        let plan = Plan::resolve(self.policy, self.hybrid_base, mail, signal)
+            .map_err(BuildError::InvalidConfig)?;
+        if let Some(signal) = plan.signal() {
             exposure::install_handler(signal).map_err(BuildError::Signal)?;
         }
         Ok(Config {
-            policy: self.policy,
-            base,
-            mailing: self.mailing,
-            steal_gate_mails: self
-                .steal_after_mails
-                .unwrap_or(num_threads.saturating_sub(1)),
-            steal_gate_delay: self.steal_after,
+            plan,
             record_start_latency: self.record_start_latency,
             pin_threads: self.pin_threads,
             num_threads,
-            signal,
             deque_capacity: self.deque_capacity,
             morsel_bytes: self.morsel_bytes,
             spin_rounds: self.spin_rounds,
@@ -336,12 +330,12 @@ impl ThreadPoolBuilder {
         let config = self.config()?;
         crate::wakeup::prepare();
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
-            .map(|_| LocalDeque::new(config.base, config.deque_capacity))
+            .map(|index| LocalDeque::new(&config.plan, config.deque_capacity, index))
             .unzip();
         let name = self
             .thread_name
             .clone()
-            .unwrap_or_else(|| format!("splitsteal-{}", config.policy));
+            .unwrap_or_else(|| format!("splitsteal-{}", config.plan.policy));
         let registry = Arc::new(Registry::new(config, remotes));
         let mut handles = Vec::with_capacity(locals.len());
         for (index, deque) in locals.into_iter().enumerate() {
@@ -639,7 +633,6 @@ impl ForkJoin for Current {
         let worker = WorkerThread::current();
         // SAFETY: a non-null current worker is this thread's own.
         let worker = unsafe { worker.as_ref() }?;
-        let ((_, a), (_, b)) = crate::hybrid::plan(worker)?;
-        Some((a as usize, b as usize))
+        crate::hybrid::split_hint(worker)
     }
 }

@@ -6,18 +6,19 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::CachePadded;
-use libc::c_int;
 
-use crate::deque::{Exposure, Steal};
-use crate::hybrid::{Hybrid, Mailing};
+use crate::deque::Steal;
+use crate::hybrid::Hybrid;
 use crate::job::{JobRef, StackJob};
 use crate::latch::{Latch, LockLatch, Probe, WorkerLatch};
 use crate::latency::Recorder;
+use crate::local::RemoteDeque;
 use crate::mailbox::Mailbox;
+use crate::plan::Plan;
 use crate::sleep::Sleep;
 use crate::stats::{count_rmw, Side, Stats, ThreadCounters};
 use crate::wakeup::Wanted;
-use crate::worker::{RemoteDeque, WorkerCounters, WorkerThread};
+use crate::worker::{WorkerCounters, WorkerThread};
 use crate::Policy;
 
 /// What a thief needs to know about a worker.
@@ -73,32 +74,16 @@ impl WorkerInfo {
 /// Settings fixed when the pool is built.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
-    pub(crate) policy: Policy,
-    /// The deque policy: `policy` itself, or `hybrid`'s base.
-    pub(crate) base: Policy,
-    pub(crate) mailing: Mailing,
-    pub(crate) steal_gate_mails: usize,
-    pub(crate) steal_gate_delay: std::time::Duration,
+    /// The policy, resolved: everything below the pool reads this, never `Policy`.
+    pub(crate) plan: Plan,
     pub(crate) record_start_latency: bool,
     /// Pin each worker to its own allowed CPU (spread over pools), or leave placement to
     /// the OS (the default).
     pub(crate) pin_threads: bool,
     pub(crate) num_threads: usize,
-    pub(crate) signal: c_int,
     pub(crate) deque_capacity: usize,
     pub(crate) morsel_bytes: usize,
     pub(crate) spin_rounds: u32,
-}
-
-impl Config {
-    /// How much a signal handler exposes under this policy.
-    pub(crate) fn exposure(&self) -> Exposure {
-        match self.base {
-            Policy::LcwsCons => Exposure::Conservative,
-            Policy::LcwsHalf => Exposure::Half,
-            _ => Exposure::One,
-        }
-    }
 }
 
 /// A pool's shared state.
@@ -127,13 +112,10 @@ unsafe impl Send for Registry {}
 impl Registry {
     pub(crate) fn new(config: Config, stealers: Vec<RemoteDeque>) -> Registry {
         let n = stealers.len();
-        let hybrid = (config.policy == Policy::Hybrid).then(|| {
-            Hybrid::new(
-                config.mailing,
-                config.steal_gate_mails,
-                config.steal_gate_delay,
-            )
-        });
+        let hybrid = config
+            .plan
+            .mail
+            .map(|m| Hybrid::new(m.mailing, m.gate_mails, m.gate_delay));
         let latency = config.record_start_latency.then(|| Recorder::new(n));
         Registry {
             hybrid,
@@ -155,7 +137,7 @@ impl Registry {
     }
 
     pub(crate) fn policy(&self) -> Policy {
-        self.config.policy
+        self.config.plan.policy
     }
 
     /// Called by worker `index` on its own thread before it looks for work.

@@ -96,8 +96,10 @@ impl<'scope> Scope<'scope> {
         // SAFETY: a non-null current worker is this thread's own.
         match unsafe { worker.as_ref() } {
             Some(w) if Arc::ptr_eq(&w.registry, registry) => {
-                if w.kind == crate::worker::Kind::Hybrid && crate::hybrid::spawn_mailing(w, job) {
-                    return;
+                if let Some(h) = w.deque.hybrid() {
+                    if crate::hybrid::spawn_mailing(w, h, job) {
+                        return;
+                    }
                 }
                 if w.push(job) {
                     w.after_push();

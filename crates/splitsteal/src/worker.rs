@@ -22,230 +22,25 @@
 //! next join) yields, then naps or sleeps: it never spins on a CPU its victim may need.
 //! How sleepers are woken without a fence on the push path: `crate::wakeup`.
 
-use std::cell::{Cell, UnsafeCell};
+use std::cell::Cell;
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-use crate::deque::{
-    Abp, AbpStealer, ChaseLev, ChaseLevStealer, Exposure, Locked, LockedStealer, Owner,
-    SignalExposer, Split, SplitStealer, Steal, Stealer,
-};
+use crate::deque::{Exposure, SignalExposer, Steal};
 use crate::exposure;
+use crate::hybrid;
 use crate::job::JobRef;
 use crate::latch::Probe;
+use crate::local::{AnyOwned, LocalDeque};
+use crate::mailbox::WorkerRange;
+use crate::plan::Asking;
 use crate::registry::{Registry, Terminated, WorkerInfo};
 use crate::sleep::Verdict;
 use crate::stats::{count_rmw, Side};
 use crate::stats::{Counter, Stats};
 use crate::wakeup::{light_fence, Wanted};
-use crate::Policy;
-
-/// A worker's own end of its deque.
-pub(crate) enum LocalDeque {
-    Locked(Locked<JobRef>),
-    Abp(Abp<JobRef>),
-    ChaseLev(ChaseLev<JobRef>),
-    Split(Split<JobRef>),
-}
-
-/// The deque/notification combination a worker schedules with; `join` and the pop paths
-/// are compiled once per flavor so their hot paths carry no run-time policy checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Locked,
-    Abp,
-    ChaseLev,
-    /// Split deque, polled requests.
-    LcwsPoll,
-    /// Split deque, exposure signals (`lcws-signal`, `lcws-cons`, `lcws-half`).
-    LcwsSignal,
-    /// `hybrid` (joins only; its deque has its base policy's kind).
-    Hybrid,
-}
-
-impl Kind {
-    fn of(policy: Policy) -> Kind {
-        match policy {
-            Policy::Locked => Kind::Locked,
-            Policy::Abp => Kind::Abp,
-            Policy::ChaseLev => Kind::ChaseLev,
-            Policy::LcwsPoll => Kind::LcwsPoll,
-            Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf => Kind::LcwsSignal,
-            Policy::Hybrid => Kind::Hybrid,
-        }
-    }
-}
-
-/// A [`Kind`] at the type level.
-pub(crate) trait Flavor {
-    type Owner: Owner<JobRef>;
-    /// `lcws-poll`: answer poll requests at every pop too.
-    const POLL: bool = false;
-    /// Split deques: a failed private pop falls back to the public part.
-    const SPLIT: bool = false;
-    /// The worker's deque, of this flavor.
-    ///
-    /// # Safety
-    /// The deque must be of this flavor (the worker's `kind` says so).
-    unsafe fn owner(d: &mut LocalDeque) -> &mut Self::Owner;
-    /// The owner's pop of its newest task (for split deques: the private part only; the
-    /// public part is the caller's slow path).
-    fn pop_newest(d: &mut Self::Owner) -> Option<JobRef>;
-}
-
-macro_rules! flavor {
-    ($name:ident, $variant:ident, $owner:ty, $pop:ident, { $($extra:tt)* } $(, $c:ident)*) => {
-        pub(crate) struct $name;
-        impl Flavor for $name {
-            type Owner = $owner;
-            $(const $c: bool = true;)*
-            $($extra)*
-            #[inline(always)]
-            fn pop_newest(d: &mut $owner) -> Option<JobRef> {
-                d.$pop()
-            }
-            #[inline(always)]
-            unsafe fn owner(d: &mut LocalDeque) -> &mut $owner {
-                match d {
-                    LocalDeque::$variant(d) => d,
-                    // SAFETY: the caller guarantees the variant.
-                    _ => unsafe { std::hint::unreachable_unchecked() },
-                }
-            }
-        }
-    };
-}
-flavor!(LockedFlavor, Locked, Locked<JobRef>, pop, {});
-flavor!(AbpFlavor, Abp, Abp<JobRef>, pop, {});
-flavor!(ChaseLevFlavor, ChaseLev, ChaseLev<JobRef>, pop, {});
-flavor!(
-    PollFlavor,
-    Split,
-    Split<JobRef>,
-    pop_private,
-    {},
-    POLL,
-    SPLIT
-);
-flavor!(SignalFlavor, Split, Split<JobRef>, pop_private, {}, SPLIT);
-
-/// Evaluates `$body` with `$F` bound to the flavor type of the deque kind `$kind`.
-/// `$body` may call `_as::<$F>` methods: the caller guarantees `$kind` is the worker's
-/// deque kind, which is what their safety contract asks.
-macro_rules! with_deque_flavor {
-    ($kind:expr, $F:ident => $body:expr) => {
-        match $kind {
-            Kind::LcwsSignal => {
-                type $F = $crate::worker::SignalFlavor;
-                $body
-            }
-            Kind::LcwsPoll => {
-                type $F = $crate::worker::PollFlavor;
-                $body
-            }
-            Kind::ChaseLev => {
-                type $F = $crate::worker::ChaseLevFlavor;
-                $body
-            }
-            Kind::Abp => {
-                type $F = $crate::worker::AbpFlavor;
-                $body
-            }
-            Kind::Locked => {
-                type $F = $crate::worker::LockedFlavor;
-                $body
-            }
-            Kind::Hybrid => unreachable!("a deque has a base kind"),
-        }
-    };
-}
-pub(crate) use with_deque_flavor;
-
-/// The thieves' end of a worker's deque.
-pub(crate) enum RemoteDeque {
-    Locked(LockedStealer<JobRef>),
-    Abp(AbpStealer<JobRef>),
-    ChaseLev(ChaseLevStealer<JobRef>),
-    Split(SplitStealer<JobRef>),
-}
-
-impl LocalDeque {
-    /// Whether the deque holds no task (the owner's exact view).
-    fn is_empty(&self) -> bool {
-        match self {
-            LocalDeque::Locked(d) => d.is_empty(),
-            LocalDeque::Abp(d) => d.is_empty(),
-            LocalDeque::ChaseLev(d) => d.is_empty(),
-            LocalDeque::Split(d) => d.is_empty(),
-        }
-    }
-
-    /// A deque for `policy` and its thief handle.
-    pub(crate) fn new(policy: Policy, capacity: usize) -> (LocalDeque, RemoteDeque) {
-        match policy {
-            Policy::Locked => {
-                let d = Locked::with_capacity(capacity);
-                let s = d.stealer();
-                (LocalDeque::Locked(d), RemoteDeque::Locked(s))
-            }
-            Policy::Abp => {
-                let d = Abp::with_capacity(capacity);
-                let s = d.stealer();
-                (LocalDeque::Abp(d), RemoteDeque::Abp(s))
-            }
-            Policy::ChaseLev => {
-                let d = ChaseLev::with_capacity(capacity);
-                let s = d.stealer();
-                (LocalDeque::ChaseLev(d), RemoteDeque::ChaseLev(s))
-            }
-            Policy::LcwsPoll | Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf => {
-                let d = Split::with_capacity(capacity);
-                let s = d.stealer();
-                (LocalDeque::Split(d), RemoteDeque::Split(s))
-            }
-            Policy::Hybrid => unreachable!("hybrid runs on its base policy's deque"),
-        }
-    }
-}
-
-impl RemoteDeque {
-    #[inline]
-    pub(crate) fn steal(&self) -> Steal<JobRef> {
-        match self {
-            RemoteDeque::Locked(s) => s.steal(),
-            RemoteDeque::Abp(s) => s.steal(),
-            RemoteDeque::ChaseLev(s) => s.steal(),
-            RemoteDeque::Split(s) => s.steal(),
-        }
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        match self {
-            RemoteDeque::Locked(s) => s.is_empty(),
-            RemoteDeque::Abp(s) => s.is_empty(),
-            RemoteDeque::ChaseLev(s) => s.is_empty(),
-            RemoteDeque::Split(s) => s.is_empty(),
-        }
-    }
-
-    /// Tasks only the owner can take until it exposes them (split deques; a racy look).
-    fn private_len(&self) -> usize {
-        match self {
-            RemoteDeque::Split(s) => s.private_len(),
-            _ => 0,
-        }
-    }
-
-    /// Whether a steal could succeed now (a racy look): some task is public.
-    fn has_public_work(&self) -> bool {
-        match self {
-            RemoteDeque::Split(s) => s.public_len() > 0,
-            other => !other.is_empty(),
-        }
-    }
-}
 
 /// What one worker did; written by that worker only (the signal handler writes
 /// `handler_exposures`, and nothing else writes it).
@@ -286,20 +81,14 @@ thread_local! {
 pub(crate) struct WorkerThread {
     pub(crate) registry: Arc<Registry>,
     pub(crate) index: usize,
-    /// How `join` dispatches (`Hybrid` for the hybrid policy).
-    pub(crate) kind: Kind,
-    /// The deque's flavor (the base policy's, under `hybrid`).
-    pub(crate) deque_kind: Kind,
-    /// `hybrid`: the workers the current task's work is meant for, `(first, count)`.
-    range: Cell<(u32, u32)>,
-    /// `hybrid`: round-robin position for mailed spawns.
-    spawn_rr: Cell<u32>,
-    /// Touched only by this thread, one short borrow at a time (never across user code).
-    deque: UnsafeCell<LocalDeque>,
+    /// The worker's own deque (the plan's choice, decided when the pool was built).
+    pub(crate) deque: LocalDeque,
     /// This worker's `Wanted` word (in the registry, which outlives the worker).
     wanted: *const Wanted,
     /// For the signal handler (split deques under signal policies).
     exposer: Option<SignalExposer>,
+    /// How a thief asks this pool's workers for private work.
+    asking: Asking,
     /// How much one answer to a request exposes.
     exposure: Exposure,
     /// Whether task starts are recorded (a copy of the registry's setting, one load away).
@@ -310,23 +99,15 @@ pub(crate) struct WorkerThread {
 
 impl WorkerThread {
     fn new(registry: Arc<Registry>, index: usize, deque: LocalDeque) -> WorkerThread {
-        let policy = registry.config.base;
-        let exposer = match (&deque, policy.uses_signals()) {
-            (LocalDeque::Split(d), true) => Some(d.signal_exposer()),
-            _ => None,
-        };
+        let plan = registry.config.plan;
         let wanted: *const Wanted = &*registry.workers[index].wanted;
-        let exposure = registry.config.exposure();
         WorkerThread {
             records_starts: registry.latency.is_some(),
-            kind: Kind::of(registry.policy()),
-            deque_kind: Kind::of(policy),
-            range: Cell::new((index as u32, 1)),
-            spawn_rr: Cell::new(0),
-            deque: UnsafeCell::new(deque),
+            exposer: deque.signal_exposer(),
+            deque,
             wanted,
-            exposer,
-            exposure,
+            asking: plan.asking,
+            exposure: plan.exposure(),
             // Any non-zero seed; distinct per worker.
             rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ ((index as u64 + 1) << 17)),
             counters: WorkerCounters::default(),
@@ -341,17 +122,10 @@ impl WorkerThread {
         CURRENT.with(Cell::get)
     }
 
-    /// The worker's own deque.
-    ///
-    /// # Safety
-    /// Only this worker's thread may call it (it reaches `self` through `CURRENT`), and the
-    /// borrow must end before any other code that could borrow the deque runs (user code,
-    /// another call of this function).
+    /// The typed handle on this worker's deque (one dispatch on its kind).
     #[inline(always)]
-    #[allow(clippy::mut_from_ref)]
-    unsafe fn deque(&self) -> &mut LocalDeque {
-        // SAFETY: the caller's contract.
-        unsafe { &mut *self.deque.get() }
+    pub(crate) fn owned(&self) -> AnyOwned<'_> {
+        self.deque.owned(self)
     }
 
     #[inline(always)]
@@ -365,19 +139,13 @@ impl WorkerThread {
     }
 
     /// Pushes a job at the bottom of the local deque; `false` if the deque is full.
-    ///
-    /// # Safety
-    /// `F` is this worker's flavor.
-    #[inline(always)]
-    pub(crate) unsafe fn push_as<F: Flavor>(&self, job: JobRef) -> bool {
-        // SAFETY: flavor guaranteed by the caller.
-        unsafe { F::owner(self.deque()) }.push(job).is_ok()
+    pub(crate) fn push(&self, job: JobRef) -> bool {
+        self.owned().push(job)
     }
 
-    /// Pushes a job (dispatching on the worker's flavor); `false` if the deque is full.
-    pub(crate) fn push(&self, job: JobRef) -> bool {
-        // SAFETY: the flavor is the deque's kind.
-        unsafe { with_deque_flavor!(self.deque_kind, F => self.push_as::<F>(job)) }
+    /// Pops the newest local job.
+    pub(crate) fn take_local(&self) -> Option<JobRef> {
+        self.owned().take()
     }
 
     /// After a push: one plain load of this worker's `Wanted` word, and the cold path if a
@@ -392,6 +160,24 @@ impl WorkerThread {
         }
     }
 
+    /// `lcws-poll`, before a pop: answers a thief's poll request if one is posted, and
+    /// returns `keep` (see `Owned::answer_polls`).
+    #[inline(always)]
+    pub(crate) fn answer_polls<R>(&self, keep: R) -> R {
+        if self.wanted().is_set() {
+            self.answer_wants_keeping(keep)
+        } else {
+            keep
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn answer_wants_keeping<R>(&self, keep: R) -> R {
+        self.answer_wants();
+        keep
+    }
+
     /// Answers what thieves want: a poll request or a sleeper's standing request gets one
     /// exposure (if nothing is public yet), and a sleeper is woken. With nothing to give,
     /// a poll request is answered empty and a sleeper's request is left for the next push
@@ -400,8 +186,7 @@ impl WorkerThread {
     #[cold]
     #[inline(never)]
     fn answer_wants(&self) {
-        // SAFETY: on the owner thread; the borrow ends with the statement.
-        if unsafe { self.deque() }.is_empty() {
+        if self.deque.is_empty() {
             count_rmw(Side::Scheduler);
             self.wanted().clear(Wanted::POLL_REQUEST);
             return;
@@ -413,8 +198,10 @@ impl WorkerThread {
         let poll_request = wants & Wanted::POLL_REQUEST != 0;
         let sleeper = wants & Wanted::SLEEPER != 0 && sleepers;
         if poll_request || sleeper {
-            // SAFETY: on the owner thread; the borrow ends with the statement.
-            if let LocalDeque::Split(d) = unsafe { self.deque() } {
+            if let Some(d) = self.deque.split() {
+                // SAFETY: on the owner's thread, outside any other borrow of the deque (our
+                // callers hold none); the borrow ends with this block.
+                let d = unsafe { &mut *d.get() };
                 // One exposed task at a time: while it waits for its thief, later pushes do
                 // not keep draining the private part.
                 if d.public_len() == 0 {
@@ -426,80 +213,6 @@ impl WorkerThread {
         if sleeper {
             self.registry.sleep.wake_one();
         }
-    }
-
-    /// Pops the newest local job.
-    ///
-    /// # Safety
-    /// `F` is this worker's flavor.
-    #[inline(always)]
-    pub(crate) unsafe fn take_local_as<F: Flavor>(&self) -> Option<JobRef> {
-        if F::POLL && self.wanted().is_set() {
-            self.answer_wants();
-        }
-        // SAFETY: flavor guaranteed by the caller.
-        let owner = unsafe { F::owner(self.deque()) };
-        match F::pop_newest(owner) {
-            Some(job) => Some(job),
-            None if F::SPLIT => self.pop_public(),
-            None => None,
-        }
-    }
-
-    /// Pops the newest local job (dispatching on the worker's flavor).
-    pub(crate) fn take_local(&self) -> Option<JobRef> {
-        // SAFETY: the flavor is the deque's kind.
-        unsafe { with_deque_flavor!(self.deque_kind, F => self.take_local_as::<F>()) }
-    }
-
-    /// `hybrid`: the current task's worker range.
-    #[inline(always)]
-    pub(crate) fn range(&self) -> (u32, u32) {
-        self.range.get()
-    }
-
-    /// Runs `f` with the worker range `range`, restoring the current one afterwards (also
-    /// if `f` panics: the panic then propagates).
-    pub(crate) fn run_in_range<R>(&self, range: (u32, u32), f: impl FnOnce() -> R) -> R {
-        struct Restore<'a>(&'a WorkerThread, (u32, u32));
-        impl Drop for Restore<'_> {
-            fn drop(&mut self) {
-                self.0.range.set(self.1);
-            }
-        }
-        let _restore = Restore(self, self.range.replace(range));
-        f()
-    }
-
-    /// `hybrid`: the next round-robin offset in `0..count` for a mailed spawn.
-    pub(crate) fn next_spawn_target(&self, count: u32) -> u32 {
-        let k = self.spawn_rr.get() % count;
-        self.spawn_rr.set(k + 1);
-        k
-    }
-
-    /// `hybrid`: mails `proxy` to worker `target` and wakes it if it sleeps.
-    pub(crate) fn mail(&self, target: usize, proxy: std::ptr::NonNull<crate::mailbox::Proxy>) {
-        // SAFETY: a fresh proxy, in no mailbox.
-        unsafe { self.info(target).mailbox.push(proxy) };
-        self.counters.mailed.bump();
-        if let Some(h) = &self.registry.hybrid {
-            h.mailed();
-        }
-        // StoreLoad between the mail and the sleep-state read (the Dekker pattern with a
-        // worker falling asleep, which announces itself, fences, then checks its mailbox).
-        crate::stats::seq_cst_fence(crate::stats::Side::Scheduler);
-        self.registry.sleep.wake_worker(target);
-    }
-
-    /// `hybrid`: the oldest proxy in this worker's own mailbox.
-    pub(crate) fn pop_mail(&self) -> Option<std::ptr::NonNull<crate::mailbox::Proxy>> {
-        let mailbox = &self.info(self.index).mailbox;
-        if mailbox.is_empty() {
-            return None;
-        }
-        // SAFETY: each worker is the single consumer of its own mailbox.
-        unsafe { mailbox.pop() }
     }
 
     /// Counts a task whose body starts now, and records its start if enabled.
@@ -525,13 +238,39 @@ impl WorkerThread {
         }
     }
 
+    /// Pops local jobs until `ours` comes back, then hands it to `run_ours`, which returns
+    /// its result, or `None` if the job was claimed elsewhere meanwhile (`hybrid`'s mailbox
+    /// side). `popped` is the first pop's result. Jobs popped on the way (pushed by a scope
+    /// inside the joiner's first closure) are run. Returns `None` once `latch` is set:
+    /// `ours` ran elsewhere and its result is in the job.
     #[inline(never)]
-    fn pop_public(&self) -> Option<JobRef> {
-        // SAFETY: on the owner thread; the borrow ends with this function.
-        let LocalDeque::Split(d) = (unsafe { self.deque() }) else {
-            return None;
-        };
-        d.pop_public_bottom()
+    pub(crate) fn take_back<L: Probe, R>(
+        &self,
+        ours: JobRef,
+        latch: &L,
+        mut popped: Option<JobRef>,
+        mut pop: impl FnMut() -> Option<JobRef>,
+        run_ours: impl FnOnce() -> Option<R>,
+    ) -> Option<R> {
+        loop {
+            match popped {
+                Some(job) if job == ours => match run_ours() {
+                    Some(r) => return Some(r),
+                    None => break,
+                },
+                Some(job) => {
+                    self.execute(job);
+                    if latch.probe() {
+                        return None;
+                    }
+                }
+                // Nothing left: a thief took `ours`.
+                None => break,
+            }
+            popped = pop();
+        }
+        self.wait_until(latch);
+        None
     }
 
     /// Runs in the exposure signal handler on this worker's thread.
@@ -638,18 +377,17 @@ impl WorkerThread {
     /// Whether the last request to `info`'s worker was answered (its handler ran, or it
     /// polled).
     fn answered(&self, info: &WorkerInfo) -> bool {
-        if self.exposer.is_some() {
+        match self.asking {
             // Acquire: pairs with the handler's Release; its exposure is then visible.
-            !info.signalled.load(Ordering::Acquire)
-        } else {
-            !info.wanted.has(Wanted::POLL_REQUEST)
+            Asking::Signal { .. } => !info.signalled.load(Ordering::Acquire),
+            Asking::Poll | Asking::Never => !info.wanted.has(Wanted::POLL_REQUEST),
         }
     }
 
     /// Asks the worker of `info`, which has private work only, to expose some; `again`
     /// marks a request after an answer that exposed nothing we could take.
     fn notify(&self, info: &WorkerInfo, again: bool) {
-        if self.exposer.is_some() {
+        if let Asking::Signal { signal, .. } = self.asking {
             // Relaxed: a duplicate filter; a stale `false` costs one extra signal.
             if info.signalled.load(Ordering::Relaxed) {
                 return;
@@ -663,7 +401,7 @@ impl WorkerThread {
             self.counters.signals.bump();
             // SAFETY: workers stay alive until every worker stopped stealing
             // (`Registry::worker_stopping`), and the victim is not us.
-            unsafe { exposure::send(info.pthread(), self.registry.config.signal) };
+            unsafe { exposure::send(info.pthread(), signal) };
         } else if !info.wanted.has(Wanted::POLL_REQUEST) {
             count_rmw(Side::Thief);
             info.wanted.post(Wanted::POLL_REQUEST);
@@ -699,7 +437,7 @@ impl WorkerThread {
             if info.stealer.private_len() == 0 {
                 continue;
             }
-            if self.exposer.is_some() {
+            if let Asking::Signal { .. } = self.asking {
                 // A signal is answered at once by a running victim: ask (again) unless one
                 // is on its way, and then only nap, so a descheduled victim can run.
                 // Relaxed: a hint; the nap is bounded.
@@ -725,7 +463,7 @@ impl WorkerThread {
     /// attempt, an injected job. Returns whether it ran something.
     #[inline]
     fn run_some_work(&self) -> bool {
-        if self.kind == Kind::Hybrid && crate::hybrid::run_mail(self) {
+        if self.deque.hybrid().is_some() && hybrid::run_mail(self) {
             return true;
         }
         if let Some(job) = self.take_local() {
@@ -734,7 +472,7 @@ impl WorkerThread {
         }
         if let Some(job) = self.steal_once() {
             // A stolen task's work is this worker's alone (`hybrid`).
-            self.run_in_range((self.index as u32, 1), || self.execute(job));
+            hybrid::run_in_range(self, WorkerRange::one(self.index), || self.execute(job));
             return true;
         }
         if let Some(job) = self.registry.pop_injected() {
@@ -758,12 +496,8 @@ impl WorkerThread {
         if let Some(rec) = &self.registry.latency {
             rec.origin(self.index);
         }
-        match &self.registry.hybrid {
-            Some(h) => {
-                h.origin_started();
-                let all = self.registry.num_threads() as u32;
-                self.run_in_range((self.index as u32, all), || self.execute(job));
-            }
+        match hybrid::origin_range(self) {
+            Some(all) => hybrid::run_in_range(self, all, || self.execute(job)),
             None => self.execute(job),
         }
     }
@@ -802,7 +536,7 @@ impl WorkerThread {
                         std::hint::spin_loop();
                     }
                 } else {
-                    // 002's yield between consecutive steal attempts.
+                    // The ABP paper's yield between consecutive steal attempts.
                     thread::yield_now();
                 }
                 continue;

@@ -242,10 +242,9 @@ impl Inner {
 /// ```
 pub struct Split<T: Task> {
     inner: Arc<Inner>,
-    /// The owner's copy of `inner.bot` (only the owner writes `bot`, so the copy is always
-    /// exact) and of the slot array's address and length: the hot path then reads nothing
-    /// through the `Arc`.
-    bot: usize,
+    /// The owner's copy of the slot array's address and length: the hot path reads them
+    /// without going through the `Arc`. (`bot` is read from `inner`, on a line only the
+    /// owner writes: a copy here would cost a second store per push and pop.)
     slots: NonNull<AtomicPtr<()>>,
     capacity: usize,
     /// Rule 4: how many of the requests handlers deferred (`ExposeGuard::deferred`, per
@@ -337,16 +336,24 @@ impl<T: Task> Split<T> {
         unsafe { &*self.slots.as_ptr().add(i) }
     }
 
+    /// `bot`, read by its only writer.
+    #[inline(always)]
+    fn own_bot(&self) -> usize {
+        // Relaxed: only this thread writes `bot` (a signal handler on it only reads it).
+        self.inner.bot.load(Ordering::Relaxed)
+    }
+
     /// Pops the newest private task: relaxed loads and stores only. `None` when the private
     /// part is empty (000's `RACE`); then [`Split::pop_public_bottom`] may still find work.
     #[inline(always)]
     pub fn pop_private(&mut self) -> Option<T> {
-        let bot = self.bot;
+        let inner = &*self.inner;
+        // Relaxed: only this thread writes `bot`.
+        let bot = inner.bot.load(Ordering::Relaxed);
         if bot == 0 {
             return None;
         }
         let new_bot = bot - 1;
-        let inner = &*self.inner;
         // Relaxed: single writer. Lowered *before* reading `public_bot` (003's fix): from
         // here on a signal handler cannot expose slot `new_bot`.
         inner.bot.store(new_bot, Ordering::Relaxed);
@@ -359,7 +366,6 @@ impl<T: Task> Split<T> {
             inner.bot.store(bot, Ordering::Relaxed);
             return None;
         }
-        self.bot = new_bot;
         // Relaxed: the slot was written by this thread in `push`.
         let raw = self.slot(new_bot).load(Ordering::Relaxed);
         // SAFETY: slots below `bot` hold values stored by `push` (never null).
@@ -378,14 +384,14 @@ impl<T: Task> Split<T> {
             return None;
         }
         debug_assert_eq!(
-            self.bot, public_bot,
+            self.own_bot(),
+            public_bot,
             "pop_public_bottom with a non-empty private part"
         );
         let new_bot = public_bot - 1;
         // Rule 3 of the module doc: `bot` drops first, so `bot <= public_bot` throughout and
         // a signal handler finds no private work to expose. Relaxed: single writer.
         inner.bot.store(new_bot, Ordering::Relaxed);
-        self.bot = new_bot;
         compiler_fence(Ordering::SeqCst);
         // Release: any thief that reads this value also sees the slots below it.
         inner.public_bot.store(new_bot, Ordering::Release);
@@ -407,7 +413,6 @@ impl<T: Task> Split<T> {
         // The public part is now empty: reset the indices to 0 under a new tag so that a
         // thief holding the old `age` fails its CAS (ABA). `bot` first (rule 3).
         inner.bot.store(0, Ordering::Relaxed);
-        self.bot = 0;
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag is published below.
         inner.public_bot.store(0, Ordering::Release);
@@ -493,7 +498,7 @@ impl<T: Task> Split<T> {
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
         // `bot >= public_bot` between owner operations: a handler raises `public_bot` at
         // most to `bot`, and only `pop_*` lowers `bot` (never below `public_bot` on exit).
-        self.bot - public_bot
+        self.own_bot() - public_bot
     }
 
     /// Tasks in the public part (a snapshot: thieves may be taking them).
@@ -513,7 +518,6 @@ impl<T: Task> Owner<T> for Split<T> {
         // A dangling (never dereferenced) address when the capacity is 0.
         let slots = NonNull::new(inner.slots.as_ptr().cast_mut()).unwrap_or(NonNull::dangling());
         Split {
-            bot: 0,
             slots,
             capacity,
             served: [0; 3],
@@ -532,7 +536,10 @@ impl<T: Task> Owner<T> for Split<T> {
     /// Pushes at the bottom of the private part: relaxed stores only.
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
-        let bot = self.bot;
+        // Bound once: the compiler fence below would otherwise make the compiler reload it.
+        let inner = &*self.inner;
+        // Relaxed: only this thread writes `bot`.
+        let bot = inner.bot.load(Ordering::Relaxed);
         if bot == self.capacity {
             return Err(Full(task));
         }
@@ -543,8 +550,7 @@ impl<T: Task> Owner<T> for Split<T> {
         // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
         compiler_fence(Ordering::SeqCst);
         // Relaxed: single writer.
-        self.inner.bot.store(bot + 1, Ordering::Relaxed);
-        self.bot = bot + 1;
+        inner.bot.store(bot + 1, Ordering::Relaxed);
         Ok(())
     }
 
