@@ -1,9 +1,9 @@
 //! Issue 5's measurement: the hybrid (mailboxing) policy against classical work stealing
 //! and LCWS on this machine, P = 2 workers.
 //!
-//! 1. **Start latency** (low-latency thesis, §4.2.2): an origin task spawns N tasks (N = 2, 8, 32, 128),
-//!    100 runs per configuration, configurations interleaved; the start delay of the first
-//!    task on the *other* worker and of the last task (median, p90, max).
+//! 1. **Start latency** (low-latency thesis, §4.2.2): an origin task spawns N tasks (N = 2, 8,
+//!    32, 128), 100 runs per configuration, configurations interleaved; the start delay of the
+//!    first task on the *other* worker and of the last task (median, p90, max).
 //! 2. **Throughput** on the `par`-based workloads (PBBS integer sort, comparison sort,
 //!    histogram, remove duplicates, BFS): median time, and the ratio to the best classical
 //!    policy measured in the same run.

@@ -20,9 +20,10 @@
 //! or, if it has none, makes one steal attempt at a victim chosen uniformly among the *other*
 //! processors (Algorithm 1, line 26, draws among all P, and the analysis's Lemma 10 uses
 //! exactly P bins; excluding oneself is the usual, harmless deviation). Processors act in a
-//! rotating order whose start is drawn at random each step. Executing a node that enables two nodes keeps the first and pushes the
-//! second (work-first). Two thieves hitting the same deque top within one step contend: the
-//! second one's CAS fails (ABORT, allowed by the relaxed semantics).
+//! rotating order whose start is drawn at random each step. Executing a node that enables two
+//! nodes keeps the first and pushes the second (work-first). Two thieves hitting the same deque
+//! top within one step contend: the second one's CAS fails (ABORT, allowed by the relaxed
+//! semantics).
 //!
 //! * [`Algorithm::Cws`]: the Arora–Blumofe–Plaxton deque (ABP paper, §3.3) as used by classical
 //!   work stealing. `pushBottom` is free; every `popBottom` on a non-empty-index deque executes
@@ -34,9 +35,10 @@
 //!   flag every iteration and then exposes one node with UPDATEBOTTOM; each node-moving
 //!   UPDATEBOTTOM is counted as one fence (an optional SeqCst fence after its store: the paper
 //!   places no fence, it only bounds the iterations that may contain one, and these are among
-//!   them; counting it makes the LCWS numbers an upper bound). POPBOTTOM (only after POP returned RACE) is free when nothing was
-//!   ever exposed since the last reset (`officialBottom = 0`, line 37); otherwise 1 fence, plus a
-//!   CAS for the last public node. POPTOP costs a CAS when it finds work.
+//!   them; counting it makes the LCWS numbers an upper bound). POPBOTTOM (only after POP
+//!   returned RACE) is free when nothing was ever exposed since the last reset
+//!   (`officialBottom = 0`, line 37); otherwise 1 fence, plus a CAS for the last public node.
+//!   POPTOP costs a CAS when it finds work.
 //!
 //! Thief-side loads cost nothing in both (x86-TSO, as the paper assumes). The counts are
 //! therefore directly comparable between the two algorithms.

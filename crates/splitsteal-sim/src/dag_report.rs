@@ -1,5 +1,5 @@
-//! The LCWS paper's Figure 2 experiments (§5): synchronization of CWS vs LCWS against fork-span (regular
-//! DAGs), against depth (irregular DAGs) and against the number of processors.
+//! The LCWS paper's Figure 2 experiments (§5): synchronization of CWS vs LCWS against fork-span
+//! (regular DAGs), against depth (irregular DAGs) and against the number of processors.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -33,8 +33,9 @@
 //!
 //! The theorems bound the expected execution time by `O(T1/P_A + T∞·P/P_A)` for the benign
 //! adversary with no yield (Thm 10), the oblivious one with `yieldToRandom` (Thm 11) and the
-//! adaptive one with `yieldToAll` (Thm 12), all in §4.4. [`KernelRun::ratio`] reports `T / (T1/P_A + T∞·P/P_A)`.
-//! A run that does not finish within `max_rounds` is reported as timed out.
+//! adaptive one with `yieldToAll` (Thm 12), all in §4.4. [`KernelRun::ratio`] reports
+//! `T / (T1/P_A + T∞·P/P_A)`. A run that does not finish within `max_rounds` is reported as
+//! timed out.
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};

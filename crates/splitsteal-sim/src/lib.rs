@@ -11,12 +11,12 @@
 //! ## `sim latency`: work stealing with latency (WS-latency paper; [`latency`], [`sweep`])
 //!
 //! Discrete-event simulation of work stealing on a bag of `W` unit tasks, `p` processors and
-//! one-way latency `λ` (the model of the WS-latency paper's §2): a steal request arrives after `λ` and its answer
-//! (work or failure) after another `λ`; a victim sends to one thief at a time; victims are
-//! uniform among the other processors. `--split halving` is the authors' simulator (victim keeps
-//! `⌊rem/2⌋`), `--split paper` the λ-corrected split of the model (victim sends
-//! `⌊(rem − λ)/2⌋`, random winner among simultaneous requests). Each run reports `Cmax`, the
-//! number of requests `R` and of successful steals; the summary gives the overhead
+//! one-way latency `λ` (the model of the WS-latency paper's §2): a steal request arrives after
+//! `λ` and its answer (work or failure) after another `λ`; a victim sends to one thief at a
+//! time; victims are uniform among the other processors. `--split halving` is the authors'
+//! simulator (victim keeps `⌊rem/2⌋`), `--split paper` the λ-corrected split of the model
+//! (victim sends `⌊(rem − λ)/2⌋`, random winner among simultaneous requests). Each run reports
+//! `Cmax`, the number of requests `R` and of successful steals; the summary gives the overhead
 //! `Cmax − W/p` and the overhead ratio `16.12·λ·log2(W/(2λ)) / (Cmax − W/p)` of the
 //! reconstructed bound `E[Cmax] ≤ W/p + 4γ(p)·λ·log2(W/(2λ))`, `4γ(∞) = 16.119`
 //! ([`latency::gamma`]).

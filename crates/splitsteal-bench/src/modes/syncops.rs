@@ -169,8 +169,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         return Vec::new();
     }
     let order = scheduler_order(records);
-    // The LCWS-in-practice paper's profiles are about parallel runs: the largest thread count (the other counts
-    // are in the suite table and results.json).
+    // The LCWS-in-practice paper's profiles are about parallel runs: the largest thread count
+    // (the other counts are in the suite table and results.json).
     let threads: Vec<usize> = recs.iter().map(|r| r.threads).max().into_iter().collect();
     let mut out = Vec::new();
     for t in threads {

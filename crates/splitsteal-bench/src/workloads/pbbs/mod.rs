@@ -1,5 +1,5 @@
-//! The LCWS-in-practice paper's PBBS benchmarks (§5), on generated inputs sized for this machine, built on
-//! `splitsteal::par` (the same algorithm on every scheduler).
+//! The LCWS-in-practice paper's PBBS benchmarks (§5), on generated inputs sized for this
+//! machine, built on `splitsteal::par` (the same algorithm on every scheduler).
 //!
 //! | workload | PBBS benchmark (input) | algorithm here |
 //! |---|---|---|
