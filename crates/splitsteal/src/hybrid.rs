@@ -25,31 +25,9 @@ use crate::job::{JobHeader, JobRef, StackJob};
 use crate::latch::JoinLatch;
 use crate::local::LocalDeque;
 use crate::mailbox::{Proxy, WorkerRange, IN_DEQUE, IN_MAILBOX};
+use crate::plan::Mailing;
 use crate::stats::{count_rmw, seq_cst_fence, Side};
 use crate::worker::WorkerThread;
-
-/// How a task's worker range is split at a fork (001 §3.4.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Mailing {
-    /// Balanced halving: the work propagates down a balanced binary tree of workers.
-    #[default]
-    Even,
-    /// The conservative, proportional split: the forking worker keeps all but one worker
-    /// of its range and mails one worker's share at each fork, so a single producer feeds
-    /// every other worker directly ("rapid-fire start").
-    Uneven,
-}
-
-impl Mailing {
-    /// The shares `(a, b)` of a range of `count >= 2` workers.
-    pub fn split(self, count: u32) -> (u32, u32) {
-        debug_assert!(count >= 2);
-        match self {
-            Mailing::Even => (count - count / 2, count / 2),
-            Mailing::Uneven => (count - 1, 1),
-        }
-    }
-}
 
 /// The pool-wide hybrid state: the steal gate.
 pub(crate) struct Hybrid {

@@ -48,10 +48,10 @@ mod worker;
 
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
-pub use hybrid::Mailing;
 pub use join::join;
 pub use latency::{StartLatencies, TaskStart};
 pub use par::current::{par_for, par_for_grain};
+pub use plan::Mailing;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
     current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,

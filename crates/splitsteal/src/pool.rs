@@ -8,9 +8,9 @@ use std::time::Duration;
 use libc::c_int;
 
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
-use crate::hybrid::Mailing;
 use crate::latency::StartLatencies;
 use crate::local::LocalDeque;
+use crate::plan::Mailing;
 use crate::plan::{MailPlan, Plan};
 use crate::registry::{Config, Registry};
 use crate::stats::Stats;
