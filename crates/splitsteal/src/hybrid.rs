@@ -1,4 +1,4 @@
-//! 001's hybrid scheduler: work stealing plus mailboxing.
+//! The low-latency thesis's hybrid scheduler: work stealing plus mailboxing.
 //!
 //! Every task carries a *worker range* `(first, count)`: the workers its work is meant
 //! for. An injected (origin) task gets the whole pool. A fork inside a task whose range
@@ -13,7 +13,7 @@
 //! Local work is taken mailbox first, then the own deque; stealing (from the base deque)
 //! is held back by the **steal gate** until the origin task has mailed a number of tasks
 //! or a delay has passed since it started, so that thieves do not grab the tasks the
-//! mailboxes are about to deliver (001 §3.3, `canSteal`).
+//! mailboxes are about to deliver (low-latency thesis §3.3, `canSteal`).
 
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};

@@ -1,6 +1,6 @@
-//! Task proxies and mailboxes: the two halves of 001's hybrid scheduler.
+//! Task proxies and mailboxes: the two halves of the low-latency thesis's hybrid scheduler.
 //!
-//! # Task proxy (001 §3.4.1)
+//! # Task proxy (low-latency thesis §3.4.1)
 //!
 //! A task that is both *mailed* to another worker and *pushed* on the local deque is
 //! wrapped in a [`Proxy`]. Its `task_and_tag` word holds the task pointer and two location
@@ -21,13 +21,13 @@
 //! the proxy; by then the proxy is reachable from nowhere: the winner took it out of one
 //! location, the loser out of the other.
 //!
-//! # Mailbox (001 §3.4.2, oneTBB's `mail_outbox`)
+//! # Mailbox (low-latency thesis §3.4.2, oneTBB's `mail_outbox`)
 //!
 //! An intrusive multi-producer single-consumer FIFO of proxies, linked through their
 //! `next` field. Producers are wait-free: one `swap` of the tail link and one store. The
 //! consumer pops with acquire loads and, for the last element only, a CAS of the tail back
 //! to the head; if a producer has swapped the tail but not yet linked its proxy (the
-//! last-element race), the consumer waits for the link, as 001 describes ("instead of
+//! last-element race), the consumer waits for the link, as the low-latency thesis describes ("instead of
 //! memory fences, we are choosing to wait").
 
 use std::ptr::{self, NonNull};

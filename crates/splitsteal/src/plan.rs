@@ -17,7 +17,7 @@ use libc::c_int;
 use crate::deque::Exposure;
 use crate::Policy;
 
-/// How a task's worker range is split at a fork (001 §3.4.3).
+/// How a task's worker range is split at a fork (low-latency thesis §3.4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Mailing {
     /// Balanced halving: the work propagates down a balanced binary tree of workers.

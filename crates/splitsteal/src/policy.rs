@@ -6,11 +6,11 @@ use std::str::FromStr;
 /// A scheduling policy of the papers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Policy {
-    /// Classical work stealing on a mutex-protected deque (001's baseline).
+    /// Classical work stealing on a mutex-protected deque (the low-latency thesis's baseline).
     Locked,
-    /// Classical work stealing on the ABP deque with yields between steals (002).
+    /// Classical work stealing on the ABP deque with yields between steals (the ABP paper).
     Abp,
-    /// Classical work stealing on the growable Chase-Lev deque (001).
+    /// Classical work stealing on the growable Chase-Lev deque (the low-latency thesis).
     ChaseLev,
     /// LCWS with polled requests: a thief posts a request, the victim answers it at its
     /// next push or pop (the LCWS paper's Algorithm 1). Sends no signals.
@@ -30,9 +30,9 @@ pub enum Policy {
     /// ("Cons"); a thief that asks again after an answer that exposed nothing gets it, so
     /// no join is committed to running sequentially.
     LcwsCons,
-    /// Signal-based LCWS that exposes half of the private tasks (003 "Half").
+    /// Signal-based LCWS that exposes half of the private tasks (LCWS-in-practice paper, "Half").
     LcwsHalf,
-    /// 001's hybrid: split-off tasks are mailed to other workers' mailboxes *and* pushed
+    /// The low-latency thesis's hybrid: split-off tasks are mailed to other workers' mailboxes *and* pushed
     /// on the local deque (whichever side claims a task first runs it); stealing waits
     /// until the initial distribution is done. Runs on a base deque policy
     /// (`ThreadPoolBuilder::hybrid_base`).
@@ -84,7 +84,7 @@ impl Policy {
 }
 
 impl Default for Policy {
-    /// `lcws-signal`, the variant 003 found ahead of classical work stealing most often.
+    /// `lcws-signal`, the variant the LCWS-in-practice paper found ahead of classical work stealing most often.
     fn default() -> Self {
         Policy::LcwsSignal
     }

@@ -1,4 +1,4 @@
-//! The ABP deque (002 Fig. 5, notes 002 §2; 001 Algorithms 2–4).
+//! The ABP deque (ABP paper, Fig. 5; low-latency thesis, Algorithms 2–4).
 //!
 //! ```text
 //! index:  0 ......... top ................ bot ......... capacity
@@ -27,7 +27,7 @@
 //! and return the stale task (taken twice, the new one lost). Every reset increments the
 //! tag, so the stale CAS fails. The tag is 32 bits and wraps (`wrapping_add`): a thief
 //! would have to stay paused across exactly 2³² resets for ABA to come back, the usual
-//! accepted risk (002 mentions bounded tags; pbbs/parlay use 32 bits too).
+//! accepted risk (the ABP paper mentions bounded tags; pbbs/parlay use 32 bits too).
 //!
 //! # Memory orderings (C11/Rust)
 //!
@@ -66,7 +66,7 @@
 //! | steal otherwise | 1 | 1 |
 //!
 //! Indices only return to 0 on a reset, so `bot` drifts up while thieves steal and the owner
-//! only pushes; capacity must cover that drift (002 §7 note 5).
+//! only pushes; capacity must cover that drift (ABP paper §7 note 5).
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;

@@ -1,4 +1,4 @@
-//! The Chase-Lev deque (001 §3.3.2, notes 001 §2.3), with the C11 orderings of Lê, Pop,
+//! The Chase-Lev deque (low-latency thesis §3.3.2), with the C11 orderings of Lê, Pop,
 //! Cohen and Zappa Nardelli (PPoPP 2013).
 //!
 //! ```text
@@ -104,7 +104,7 @@ use super::{Full, Owner, Steal, Stealer, Task};
 use crate::stats::{count_cas, seq_cst_fence, Side};
 use crate::sync::{Arc, AtomicPtr, AtomicUsize, Ordering};
 
-/// The deque shrinks when a pop leaves fewer than `capacity / SHRINK_K` tasks (001: K ≥ 3).
+/// The deque shrinks when a pop leaves fewer than `capacity / SHRINK_K` tasks (the low-latency thesis: K ≥ 3).
 pub const SHRINK_K: usize = 4;
 
 /// Number of power-of-two size classes (`1 << k` slots for `k < SIZE_CLASSES`).

@@ -2,10 +2,10 @@
 //!
 //! | deque | paper | owner push / pop | thief |
 //! |---|---|---|---|
-//! | [`Locked`] | 001 §3.2.1 (baseline) | mutex | mutex |
-//! | [`Abp`] | 002 Fig. 5 | no sync / StoreLoad fence | fence + CAS |
-//! | [`ChaseLev`] | 001 §3.3.2 | no sync / StoreLoad fence | fence + CAS |
-//! | [`Split`] | 000 Alg. 2, 003 Listing 2 | **no sync** (private part) | fence + CAS (public part) |
+//! | [`Locked`] | low-latency thesis §3.2.1 (baseline) | mutex | mutex |
+//! | [`Abp`] | ABP paper, Fig. 5 | no sync / StoreLoad fence | fence + CAS |
+//! | [`ChaseLev`] | low-latency thesis §3.3.2 | no sync / StoreLoad fence | fence + CAS |
+//! | [`Split`] | the LCWS paper Alg. 2, LCWS-in-practice paper, Listing 2 | **no sync** (private part) | fence + CAS (public part) |
 //!
 //! Every deque has two handles:
 //! - the **owner** handle ([`Owner`]) is `Send` but neither `Sync` nor `Clone`: exactly one

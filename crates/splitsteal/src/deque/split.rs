@@ -1,4 +1,4 @@
-//! The LCWS split deque (000 Algorithm 2, 003 Listing 2).
+//! The LCWS split deque (LCWS paper, Algorithm 2, LCWS-in-practice paper, Listing 2).
 //!
 //! ```text
 //! index:  0 ... top ........... public_bot ............ bot ........ capacity
@@ -8,7 +8,7 @@
 //!
 //! - The **private part** `[public_bot, bot)` is the owner's call stack: [`Split::push`]
 //!   and [`Split::pop_private`] use relaxed loads and stores only: no CAS, no fence, no
-//!   read-modify-write (000 Lemmas 1 and 2).
+//!   read-modify-write (the LCWS paper Lemmas 1 and 2).
 //! - The **public part** `[top, public_bot)` is an ABP deque whose bottom is `public_bot`:
 //!   thieves take its top with a CAS on `age = {tag, top}`; the owner takes its bottom with
 //!   [`Split::pop_public_bottom`] once the private part is empty (a fence, and a CAS for the
@@ -21,7 +21,7 @@
 //!
 //! # Exposure from a signal handler
 //!
-//! 003's signal-based LCWS exposes inside a signal handler that interrupts the owner
+//! the LCWS-in-practice paper's signal-based LCWS exposes inside a signal handler that interrupts the owner
 //! between *any* two of its instructions ([`SignalExposer`]). The handler reads `bot` and
 //! `public_bot` and, if `public_bot < bot`, raises `public_bot`. Four rules make that safe,
 //! each enforced with a `compiler_fence` (a signal fence: it orders the owner's accesses
@@ -29,7 +29,7 @@
 //!
 //! 1. **push** writes the slot *before* raising `bot`, so a handler never exposes a slot
 //!    that has not been written.
-//! 2. **pop_private** lowers `bot` *before* reading `public_bot` (003's fix of the race on the
+//! 2. **pop_private** lowers `bot` *before* reading `public_bot` (the LCWS-in-practice paper's fix of the race on the
 //!    last private task). A handler that runs before the `bot` store may still expose the
 //!    task being popped, but then the owner reads the raised `public_bot`, sees the task is
 //!    public and backs off; a handler that runs after the store sees the task outside
@@ -61,7 +61,7 @@
 //! interrupt one another (a signal is blocked while its own handler runs; the runtime uses
 //! one signal).
 //!
-//! Deviation from 003, on purpose: when the private part is empty, `pop_private` restores
+//! Deviation from the LCWS-in-practice paper, on purpose: when the private part is empty, `pop_private` restores
 //! `bot` at once instead of leaving it one below `public_bot` for `pop_public_bottom` to
 //! repair. During the restore `bot` is `public_bot - 1` then `public_bot`, so a handler
 //! still sees no private work; the deque is left unchanged by a failed pop, which keeps
@@ -82,7 +82,7 @@
 //!   part, so failing attempts on empty deques execute no fence.
 //! - Resets store `public_bot = 0` before publishing the new tag with a Release store or
 //!   the CAS, and thieves load `age` with Acquire, so a thief that sees the new tag sees
-//!   the reset bottom (this replaces 003's trailing fence).
+//!   the reset bottom (this replaces the LCWS-in-practice paper's trailing fence).
 //!
 //! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`. The
 //! array is fixed; a push at `capacity` returns [`Full`] with the task.
@@ -101,12 +101,12 @@ use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicUsize, Orderi
 /// How many private tasks one exposure request moves to the public part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Exposure {
-    /// The oldest private task (000's `UPDATEBOTTOM`, 003 "Signal").
+    /// The oldest private task (the LCWS paper's `UPDATEBOTTOM`, LCWS-in-practice paper, "Signal").
     #[default]
     One,
-    /// The oldest private task, but never the last one (003 "Cons").
+    /// The oldest private task, but never the last one (LCWS-in-practice paper, "Cons").
     Conservative,
-    /// ⌈r/2⌉ of the r private tasks, oldest first (003 "Half").
+    /// ⌈r/2⌉ of the r private tasks, oldest first (LCWS-in-practice paper, "Half").
     Half,
 }
 
@@ -126,7 +126,7 @@ impl Exposure {
         match self {
             Exposure::One => private.min(1),
             Exposure::Conservative => usize::from(private >= 2),
-            // ⌈r/2⌉: round-half-up of r/2, as `std::round` in 003 (r = 1 and 2 give 1).
+            // ⌈r/2⌉: round-half-up of r/2, as `std::round` in the LCWS-in-practice paper (r = 1 and 2 give 1).
             Exposure::Half => private.div_ceil(2),
         }
     }
@@ -344,7 +344,7 @@ impl<T: Task> Split<T> {
     }
 
     /// Pops the newest private task: relaxed loads and stores only. `None` when the private
-    /// part is empty (000's `RACE`); then [`Split::pop_public_bottom`] may still find work.
+    /// part is empty (the LCWS paper's `RACE`); then [`Split::pop_public_bottom`] may still find work.
     #[inline(always)]
     pub fn pop_private(&mut self) -> Option<T> {
         let inner = &*self.inner;
@@ -354,7 +354,7 @@ impl<T: Task> Split<T> {
             return None;
         }
         let new_bot = bot - 1;
-        // Relaxed: single writer. Lowered *before* reading `public_bot` (003's fix): from
+        // Relaxed: single writer. Lowered *before* reading `public_bot` (the LCWS-in-practice paper's fix): from
         // here on a signal handler cannot expose slot `new_bot`.
         inner.bot.store(new_bot, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
@@ -569,7 +569,7 @@ impl<T: Task> Owner<T> for Split<T> {
 }
 
 impl<T: Task> SplitStealer<T> {
-    /// Tasks in the owner's private part, as this thief sees them (a racy hint; 003's
+    /// Tasks in the owner's private part, as this thief sees them (a racy hint; the LCWS-in-practice paper's
     /// `has_two_tasks` for the conservative variant).
     pub fn private_len(&self) -> usize {
         // Relaxed: a heuristic snapshot; nothing is read through it.
@@ -590,7 +590,7 @@ impl<T: Task> SplitStealer<T> {
     #[inline]
     fn empty_public_part(&self, public_bot: usize) -> Steal<T> {
         // Relaxed: only tells the thief whether asking for an exposure is worthwhile
-        // (003 Listing 2 line 46, with its branches corrected: private work when
+        // (LCWS-in-practice paper, Listing 2 line 46, with its branches corrected: private work when
         // `public_bot < bot`, EMPTY otherwise).
         if public_bot < self.inner.bot.load(Ordering::Relaxed) {
             Steal::PrivateWork
