@@ -16,7 +16,7 @@ use std::panic::{self, AssertUnwindSafe};
 use crate::hybrid;
 use crate::job::StackJob;
 use crate::latch::JoinLatch;
-use crate::local::{AnyOwned, OwnDeque, Owned};
+use crate::local::{AnyOwned, LocalDeque, OwnDeque, Owned};
 use crate::worker::WorkerThread;
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
@@ -69,31 +69,31 @@ where
     } else if let Some(deque) = worker.deque.polled(worker) {
         join_pushed(deque, a, b)
     } else {
-        join_elsewhere(worker.owned(), a, b)
+        join_elsewhere(worker, &worker.deque, a, b)
     }
 }
 
 /// `join` on the classical deques and under `hybrid` (out of line: the LCWS paths above
-/// stay small).
+/// stay small): one dispatch on `deque`.
 #[inline(never)]
-fn join_elsewhere<A, B, RA, RB>(deque: AnyOwned<'_>, a: A, b: B) -> (RA, RB)
+fn join_elsewhere<A, B, RA, RB>(worker: &WorkerThread, deque: &LocalDeque, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(&WorkerThread) -> RA + Send,
     B: FnOnce(&WorkerThread) -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    match deque {
+    match deque.owned(worker) {
         AnyOwned::ChaseLev(deque) => join_pushed(deque, a, b),
         AnyOwned::Abp(deque) => join_pushed(deque, a, b),
         AnyOwned::Locked(deque) => join_pushed(deque, a, b),
         // `hybrid` on a split base deque.
         AnyOwned::SplitSignalled(deque) => join_pushed(deque, a, b),
         AnyOwned::SplitPolled(deque) => join_pushed(deque, a, b),
-        AnyOwned::Mailing(worker, h) => match hybrid::fork_ranges(worker, h) {
+        AnyOwned::Mailing(_, h) => match hybrid::fork_ranges(worker, h) {
             Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
             // A task whose range is this worker alone forks on the base deque.
-            None => join_elsewhere(h.base().owned(worker), a, b),
+            None => join_elsewhere(worker, h.base(), a, b),
         },
     }
 }

@@ -55,11 +55,13 @@ pub(crate) enum AnyOwned<'w> {
 /// The owner's pop, split into the part inlined into `join` and the rest.
 pub(crate) trait OwnDeque: Owner<JobRef> {
     /// The newest task, on the fast path (split deques: the private part only).
+    #[inline(always)]
     fn pop_hot(&mut self) -> Option<JobRef> {
         self.pop()
     }
 
     /// What `pop_hot` does not look at (split deques: the public part), out of line.
+    #[inline(always)]
     fn pop_cold(&mut self) -> Option<JobRef> {
         None
     }
