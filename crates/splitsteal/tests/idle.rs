@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 /// Serializes the tests of this binary (each measures the whole process).
 static ALONE: Mutex<()> = Mutex::new(());
 
-use splitsteal::{Policy, ThreadPoolBuilder};
+use splitsteal::Policy;
 
 mod common;
 use common::fib;
@@ -28,16 +28,7 @@ fn process_cpu_time() -> Duration {
 #[test]
 fn an_idle_pool_burns_under_one_percent_of_a_core_and_wakes_promptly() {
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
-    let pools: Vec<_> = Policy::ALL
-        .iter()
-        .map(|&p| {
-            ThreadPoolBuilder::new()
-                .num_threads(2)
-                .policy(p)
-                .build()
-                .unwrap()
-        })
-        .collect();
+    let pools: Vec<_> = Policy::ALL.iter().map(|&p| common::pool(2, p)).collect();
     for pool in &pools {
         assert_eq!(pool.install(|| fib(20)), 6765);
     }
@@ -80,11 +71,7 @@ fn thieves_sleep_while_a_long_leaf_runs() {
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     const LEAF: Duration = Duration::from_millis(400);
     for &policy in Policy::ALL {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(2)
-            .policy(policy)
-            .build()
-            .unwrap();
+        let pool = common::pool(2, policy);
         assert_eq!(pool.install(|| fib(20)), 6765);
         for with_private_task in [false, true] {
             let cpu0 = process_cpu_time();

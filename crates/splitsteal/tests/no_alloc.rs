@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use splitsteal::{Policy, ThreadPoolBuilder};
+use splitsteal::Policy;
 
 mod common;
 use common::fib;
@@ -36,11 +36,7 @@ fn join_does_not_allocate() {
     // One worker: no steals, so nothing but joins runs (a steal is allocation-free too,
     // but a sleeping/waking worker may touch lazily allocated thread state).
     for &policy in Policy::ALL {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(1)
-            .policy(policy)
-            .build()
-            .unwrap();
+        let pool = common::pool(1, policy);
         pool.install(|| fib(5));
         let allocated = pool.install(|| {
             ALLOCATIONS.store(0, Ordering::SeqCst);

@@ -3,7 +3,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use splitsteal::{Policy, ThreadPoolBuilder};
+use splitsteal::Policy;
 
 mod common;
 use common::fib;
@@ -17,11 +17,7 @@ fn panics_propagate_after_both_sides_and_the_pool_stays_usable() {
     let hook = panic::take_hook();
     panic::set_hook(Box::new(|_| {}));
     for &policy in Policy::ALL {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(2)
-            .policy(policy)
-            .build()
-            .unwrap();
+        let pool = common::pool(2, policy);
 
         // Panic in `a`: `b` still runs to completion before the panic arrives.
         let b_done = AtomicBool::new(false);

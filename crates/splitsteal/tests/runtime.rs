@@ -179,11 +179,7 @@ fn free_functions_outside_any_pool_use_the_global_pool() {
 #[test]
 fn one_lcws_worker_executes_no_cas_and_no_fence() {
     for &policy in Policy::ALL.iter().filter(|p| p.is_lcws()) {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(1)
-            .policy(policy)
-            .build()
-            .unwrap();
+        let pool = common::pool(1, policy);
         pool.install(|| fib(10));
         pool.reset_stats();
         pool.install(|| fib(22));

@@ -182,11 +182,7 @@ fn check_shapes(pool: &ThreadPool, policy: Policy, what: &str) {
 #[test]
 fn every_shape_reaches_the_other_worker_under_every_policy() {
     for &policy in Policy::ALL {
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(2)
-            .policy(policy)
-            .build()
-            .unwrap();
+        let pool = common::pool(2, policy);
         check_shapes(&pool, policy, policy.name());
     }
 }
@@ -215,11 +211,7 @@ fn two_workers_on_one_cpu_still_share_every_shape() {
     std::thread::spawn(|| {
         restrict_to_one_cpu();
         for &policy in Policy::ALL {
-            let pool = ThreadPoolBuilder::new()
-                .num_threads(2)
-                .policy(policy)
-                .build()
-                .unwrap();
+            let pool = common::pool(2, policy);
             check_shapes(&pool, policy, &format!("{policy} on one CPU"));
         }
     })

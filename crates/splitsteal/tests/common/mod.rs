@@ -30,3 +30,12 @@ pub fn fib_seq(n: u64) -> u64 {
         fib_seq(n - 1) + fib_seq(n - 2)
     }
 }
+
+/// A pool of `threads` workers under `policy`, every other setting at its default.
+pub fn pool(threads: usize, policy: splitsteal::Policy) -> splitsteal::ThreadPool {
+    splitsteal::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .policy(policy)
+        .build()
+        .unwrap_or_else(|e| panic!("{policy} x{threads}: {e}"))
+}
