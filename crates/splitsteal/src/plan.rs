@@ -61,6 +61,17 @@ pub(crate) enum Asking {
     Signal { signal: c_int, exposure: Exposure },
 }
 
+impl Asking {
+    /// How much one answer to a request exposes: a handler follows the signal policy's
+    /// rule; a poll answer, and an owner's own exposure for a sleeper, expose one task.
+    pub(crate) fn exposure(self) -> Exposure {
+        match self {
+            Asking::Signal { exposure, .. } => exposure,
+            Asking::Never | Asking::Poll => Exposure::One,
+        }
+    }
+}
+
 /// `hybrid`'s settings: how ranges split, and when stealing may start after an origin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MailPlan {
@@ -123,15 +134,6 @@ impl Plan {
             Asking::Never | Asking::Poll => None,
         }
     }
-
-    /// How much one answer to a request exposes (a poll answer and an owner's own
-    /// exposure for a sleeper expose one task; a handler follows the signal policy's rule).
-    pub(crate) fn exposure(&self) -> Exposure {
-        match self.asking {
-            Asking::Signal { exposure, .. } => exposure,
-            Asking::Never | Asking::Poll => Exposure::One,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -162,9 +164,9 @@ mod tests {
             );
         }
         let half = Plan::resolve(Policy::Hybrid, Policy::LcwsHalf, mail(), 40).unwrap();
-        assert_eq!(half.exposure(), Exposure::Half);
+        assert_eq!(half.asking.exposure(), Exposure::Half);
         let cons = Plan::resolve(Policy::LcwsCons, Policy::ChaseLev, mail(), 40).unwrap();
-        assert_eq!(cons.exposure(), Exposure::Conservative);
+        assert_eq!(cons.asking.exposure(), Exposure::Conservative);
         assert_eq!(cons.deque, DequeKind::Split);
         assert_eq!(cons.mail, None);
     }

@@ -87,10 +87,9 @@ pub(crate) struct WorkerThread {
     wanted: *const Wanted,
     /// For the signal handler (split deques under signal policies).
     exposer: Option<SignalExposer>,
-    /// How a thief asks this pool's workers for private work.
+    /// How a thief asks this pool's workers for private work (and how much an answer
+    /// exposes: `Asking::exposure`).
     asking: Asking,
-    /// How much one answer to a request exposes.
-    exposure: Exposure,
     /// Whether task starts are recorded (a copy of the registry's setting, one load away).
     records_starts: bool,
     rng: Cell<u64>,
@@ -107,7 +106,6 @@ impl WorkerThread {
             deque,
             wanted,
             asking: plan.asking,
-            exposure: plan.exposure(),
             // Any non-zero seed; distinct per worker.
             rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ ((index as u64 + 1) << 17)),
             counters: WorkerCounters::default(),
@@ -205,7 +203,7 @@ impl WorkerThread {
                 // One exposed task at a time: while it waits for its thief, later pushes do
                 // not keep draining the private part.
                 if d.public_len() == 0 {
-                    let exposed = d.expose(self.exposure);
+                    let exposed = d.expose(self.asking.exposure());
                     self.counters.exposures.add(exposed as u64);
                 }
             }
@@ -283,7 +281,7 @@ impl WorkerThread {
             let how = if info.urgent.load(Ordering::Relaxed) {
                 Exposure::One
             } else {
-                self.exposure
+                self.asking.exposure()
             };
             // SAFETY: we are on the owner's thread (the handler interrupted it) and the deque
             // lives as long as `self`.
@@ -392,7 +390,7 @@ impl WorkerThread {
             if info.signalled.load(Ordering::Relaxed) {
                 return;
             }
-            if again && self.exposure == Exposure::Conservative {
+            if again && self.asking.exposure() == Exposure::Conservative {
                 // Relaxed: ordered before the signal by its delivery.
                 info.urgent.store(true, Ordering::Relaxed);
             }
