@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 
 use splitsteal::{Policy, ThreadPool, ThreadPoolBuilder};
 
+// The runtime's test helpers, shared rather than copied.
+#[path = "../../splitsteal-core/tests/common/mod.rs"]
 mod common;
 use common::fib;
 

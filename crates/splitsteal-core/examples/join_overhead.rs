@@ -1,0 +1,72 @@
+//! Instructions (under callgrind) or time per join:
+//! `join_overhead <serial|POLICY[+ctx]> <n> [threads] [reps]` (prints the best time of
+//! `reps`; `+ctx` runs the `ForkJoin` version, which passes the worker down).
+//! E.g. `valgrind --tool=callgrind target/release/examples/join_overhead lcws-poll 25`.
+
+use std::time::Instant;
+
+use splitsteal_core::{Current, ForkJoin, Policy, ThreadPoolBuilder};
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = splitsteal_core::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+/// The same, written against `ForkJoin` (the context is passed down, no thread-local).
+fn fib_ctx<C: ForkJoin>(c: &mut C, n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = c.join(|c| fib_ctx(c, n - 1), |c| fib_ctx(c, n - 2));
+    a + b
+}
+
+fn fib_seq(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    fib_seq(n - 1) + fib_seq(n - 2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: join_overhead <serial|POLICY> <n> [threads] [reps]";
+    let mode = args.get(1).expect(usage);
+    let n: u64 = args.get(2).and_then(|s| s.parse().ok()).expect(usage);
+    let threads: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let reps: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let mut best = std::time::Duration::MAX;
+    let mut v = 0;
+    if mode == "serial" {
+        for _ in 0..reps {
+            let t = Instant::now();
+            v = fib_seq(std::hint::black_box(n));
+            best = best.min(t.elapsed());
+        }
+    } else {
+        let (mode, ctx) = match mode.strip_suffix("+ctx") {
+            Some(m) => (m, true),
+            None => (mode.as_str(), false),
+        };
+        let policy: Policy = mode.parse().unwrap_or_else(|e| panic!("{e}"));
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .policy(policy)
+            .build()
+            .unwrap();
+        pool.install(|| fib(std::hint::black_box(10)));
+        for _ in 0..reps {
+            let t = Instant::now();
+            v = if ctx {
+                pool.install(|| fib_ctx(&mut Current, std::hint::black_box(n)))
+            } else {
+                pool.install(|| fib(std::hint::black_box(n)))
+            };
+            best = best.min(t.elapsed());
+        }
+    }
+    println!("{mode} x{threads} fib({n}) = {v}: best of {reps} {best:?}");
+}

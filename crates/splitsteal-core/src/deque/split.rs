@@ -1,0 +1,982 @@
+//! The LCWS split deque (LCWS paper, Algorithm 2, LCWS-in-practice paper, Listing 2).
+//!
+//! ```text
+//! index:  0 ... top ........... public_bot ............ bot ........ capacity
+//!              [ public part: stolen  ][ private part: owner only ][ free ]
+//!                 with a CAS on `age`     plain loads and stores
+//! ```
+//!
+//! - The **private part** `[public_bot, bot)` is the owner's call stack: [`Split::push`]
+//!   and [`Split::pop_private`] use relaxed loads and stores only: no CAS, no fence, no
+//!   read-modify-write (the LCWS paper Lemmas 1 and 2).
+//! - The **public part** `[top, public_bot)` is an ABP deque whose bottom is `public_bot`:
+//!   thieves take its top with a CAS on `age = {tag, top}`; the owner takes its bottom with
+//!   [`Split::pop_public_bottom`] once the private part is empty (a fence, and a CAS for the
+//!   last task, as ABP's `popBottom`).
+//! - Work becomes stealable only by **exposure**: moving the *oldest* private tasks (those
+//!   next to the public part) into the public part by raising `public_bot`
+//!   ([`Exposure::One`], [`Exposure::Conservative`], [`Exposure::Half`]). A thief that finds
+//!   the public part empty but private work present gets [`Steal::PrivateWork`] and asks
+//!   the owner to expose (a polled flag or a signal: the runtime's business).
+//!
+//! # Exposure from a signal handler
+//!
+//! the LCWS-in-practice paper's signal-based LCWS exposes inside a signal handler that interrupts the owner
+//! between *any* two of its instructions ([`SignalExposer`]). The handler reads `bot` and
+//! `public_bot` and, if `public_bot < bot`, raises `public_bot`. Four rules make that safe,
+//! each enforced with a `compiler_fence` (a signal fence: it orders the owner's accesses
+//! against a handler running on the same thread, and costs nothing at run time):
+//!
+//! 1. **push** writes the slot *before* raising `bot`, so a handler never exposes a slot
+//!    that has not been written.
+//! 2. **pop_private** lowers `bot` *before* reading `public_bot` (the LCWS-in-practice paper's fix of the race on the
+//!    last private task). A handler that runs before the `bot` store may still expose the
+//!    task being popped, but then the owner reads the raised `public_bot`, sees the task is
+//!    public and backs off; a handler that runs after the store sees the task outside
+//!    `[public_bot, bot)` and cannot expose it.
+//! 3. **pop_public_bottom** lowers `bot` to the new `public_bot` *before* lowering
+//!    `public_bot`, and resets `bot` before `public_bot`, so during the whole operation
+//!    `bot <= public_bot` and a handler finds nothing private to expose.
+//! 4. **expose**, the owner's own ([`Split::expose`]), reads `bot` and `public_bot` and then
+//!    stores `public_bot + n`. A handler that raised `public_bot` in between would be undone
+//!    by that stale store: `public_bot` would drop under `top`, and tasks thieves had taken
+//!    would count as private again and be popped by the owner too (issue 10). So the owner
+//!    raises a same-thread guard (`ExposeGuard::active`) before its first read and lowers it
+//!    after its store, with a signal fence on each side. A handler that finds the guard
+//!    raised writes neither `bot` nor `public_bot`: it counts its request in
+//!    `ExposeGuard::deferred` and returns 0. Still under the guard, the owner then serves
+//!    every counted request (reading `bot` and `public_bot` afresh, after the handler), lowers
+//!    the guard, and looks at the counts once more: a handler that ran between its last look
+//!    and the lowering counted a request that no one served yet, so it goes round again.
+//!    At every interruption point the handler is safe: before the guard is raised or after
+//!    it is lowered, the owner holds no value read from `public_bot` that it will store
+//!    from; while it is raised, the handler stores nothing the owner has read. Every request
+//!    counted during a call is served before the call returns, and is included in its result.
+//!
+//! The owner's other stores that depend on earlier reads are covered by rules 2 and 3:
+//! `pop_private`'s undo stores `bot`, which only the owner writes, and both it and
+//! `pop_public_bottom` store `public_bot` or `bot` only while `bot <= public_bot`, when a
+//! handler changes nothing (`pop_public_bottom` must be called with the private part empty,
+//! as `pop` does; a debug assertion checks it). Handlers that expose the same deque must not
+//! interrupt one another (a signal is blocked while its own handler runs; the runtime uses
+//! one signal).
+//!
+//! Deviation from the LCWS-in-practice paper, on purpose: when the private part is empty, `pop_private` restores
+//! `bot` at once instead of leaving it one below `public_bot` for `pop_public_bottom` to
+//! repair. During the restore `bot` is `public_bot - 1` then `public_bot`, so a handler
+//! still sees no private work; the deque is left unchanged by a failed pop, which keeps
+//! `pop_private` usable on its own.
+//!
+//! # Memory orderings (C11/Rust, not only x86-TSO)
+//!
+//! - Slot and `bot` accesses are relaxed: only the owner writes them; thieves read a slot
+//!   only after an Acquire load of `public_bot` that covers it.
+//! - The guard of rule 4 is relaxed and ordered by signal fences: only the owner's thread
+//!   (the owner, or a handler interrupting it) ever touches it. It is a `std` atomic even
+//!   under loom: no other thread exists for loom to model.
+//! - Every store to `public_bot` is Release: it publishes the slots below it.
+//! - `pop_public_bottom` fences (`SeqCst`) between its `public_bot` store and its `age`
+//!   load (ABP's StoreLoad fence), and loads `age` with Acquire so that a thief's
+//!   speculative slot read cannot see the owner's later writes; a thief fences between its `age` load and its
+//!   `public_bot` load (the Lê et al. pattern), but only once it has seen a non-empty public
+//!   part, so failing attempts on empty deques execute no fence.
+//! - Resets store `public_bot = 0` before publishing the new tag with a Release store or
+//!   the CAS, and thieves load `age` with Acquire, so a thief that sees the new tag sees
+//!   the reset bottom (this replaces the LCWS-in-practice paper's trailing fence).
+//!
+//! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`. The
+//! array is fixed; a push at `capacity` returns [`Full`] with the task.
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+// Rule 4's guard: same-thread only, so `std`'s even under loom (see the module doc).
+use std::sync::atomic::{AtomicBool as ThreadAtomicBool, AtomicUsize as ThreadAtomicUsize};
+
+use crossbeam_utils::CachePadded;
+
+use super::{Age, Full, Owner, Steal, Stealer, Task};
+use crate::stats::{seq_cst_fence, Side};
+use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+
+/// How many private tasks one exposure request moves to the public part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Exposure {
+    /// The oldest private task (the LCWS paper's `UPDATEBOTTOM`, LCWS-in-practice paper, "Signal").
+    #[default]
+    One,
+    /// The oldest private task, but never the last one (LCWS-in-practice paper, "Cons").
+    Conservative,
+    /// ⌈r/2⌉ of the r private tasks, oldest first (LCWS-in-practice paper, "Half").
+    Half,
+}
+
+impl Exposure {
+    /// Every variant, in [`Exposure::index`] order.
+    const ALL: [Exposure; 3] = [Exposure::One, Exposure::Conservative, Exposure::Half];
+
+    /// The variant's position in [`Exposure::ALL`].
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// How many of `private` tasks this rule exposes.
+    #[inline]
+    pub fn count(self, private: usize) -> usize {
+        match self {
+            Exposure::One => private.min(1),
+            Exposure::Conservative => usize::from(private >= 2),
+            // ⌈r/2⌉: round-half-up of r/2, as `std::round` in the LCWS-in-practice paper (r = 1 and 2 give 1).
+            Exposure::Half => private.div_ceil(2),
+        }
+    }
+}
+
+/// Rule 4 of the module doc: the owner's own exposure against a signal handler's. Touched
+/// only on the owner's thread, by the owner and by a handler that interrupted it.
+#[derive(Default)]
+struct ExposeGuard {
+    /// Raised while the owner's [`Split::expose`] reads and writes `public_bot`; a handler
+    /// that finds it raised defers its request instead of exposing.
+    active: ThreadAtomicBool,
+    /// Requests deferred by handlers, counted per [`Exposure`] (wrapping). Written by
+    /// handlers only; the owner counts the ones it served in [`Split::served`].
+    deferred: [ThreadAtomicUsize; 3],
+}
+
+/// The state shared by the owner, the thieves and a signal handler.
+struct Inner {
+    /// `{tag, top}`: written by thieves (CAS) and by the owner on resets.
+    age: CachePadded<AtomicU64>,
+    /// The split point: the owner writes it, thieves read it.
+    public_bot: CachePadded<AtomicUsize>,
+    /// One past the newest private task. Written by the owner only (and read by thieves
+    /// only to tell [`Steal::PrivateWork`] from [`Steal::Empty`]), so it gets its own line.
+    bot: CachePadded<AtomicUsize>,
+    /// Rule 4: on its own line, so that the owner's writes to it never disturb thieves.
+    guard: CachePadded<ExposeGuard>,
+    slots: Box<[AtomicPtr<()>]>,
+}
+
+impl Inner {
+    fn new(capacity: usize) -> Inner {
+        assert!(
+            capacity <= u32::MAX as usize,
+            "split deque capacity {capacity} does not fit the 32-bit top index"
+        );
+        Inner {
+            age: CachePadded::new(AtomicU64::new(0)),
+            public_bot: CachePadded::new(AtomicUsize::new(0)),
+            bot: CachePadded::new(AtomicUsize::new(0)),
+            guard: CachePadded::new(ExposeGuard::default()),
+            slots: (0..capacity)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &AtomicPtr<()> {
+        // `i < capacity` is checked by every caller; the bounds check is kept in debug.
+        debug_assert!(i < self.slots.len());
+        // SAFETY: callers pass indices below `bot <= capacity` or below `public_bot <= bot`.
+        unsafe { self.slots.get_unchecked(i) }
+    }
+
+    /// Moves `how.count(r)` of the r private tasks to the public part. Runs on the owner's
+    /// thread only: in [`Split::expose`] (under rule 4's guard), or in a signal handler
+    /// that did not interrupt the owner's own exposure (see the module doc for why every
+    /// other interruption point is safe). `interrupted` runs where a handler may interrupt
+    /// a read-then-write (a no-op except in tests, which expose there as a handler would).
+    #[inline(always)]
+    fn expose_now(&self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
+        // Relaxed: `bot` and `public_bot` are written only by this thread (the interrupted
+        // owner); the owner's compiler fences order its writes against this handler.
+        let bot = self.bot.load(Ordering::Relaxed);
+        interrupted();
+        // Relaxed: as above.
+        let public_bot = self.public_bot.load(Ordering::Relaxed);
+        if bot <= public_bot {
+            return 0;
+        }
+        let n = how.count(bot - public_bot);
+        interrupted();
+        if n > 0 {
+            // Release: publishes the slots written by `push` before `bot` was raised over
+            // them (same hardware thread, kept in program order by push's compiler fence).
+            self.public_bot.store(public_bot + n, Ordering::Release);
+        }
+        n
+    }
+}
+
+/// The owner's handle of a split deque: `Send`, not `Sync`, not `Clone`.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::deque::{Exposure, Owner, Split, Steal, Stealer};
+/// use std::num::NonZeroUsize;
+///
+/// let task = |i| NonZeroUsize::new(i).unwrap();
+/// let mut owner: Split<NonZeroUsize> = Split::with_capacity(16);
+/// let thief = owner.stealer();
+/// owner.push(task(1)).unwrap();
+/// owner.push(task(2)).unwrap();
+/// // Private work is invisible to thieves until the owner exposes it...
+/// assert_eq!(thief.steal(), Steal::PrivateWork);
+/// assert_eq!(owner.expose(Exposure::One), 1);
+/// // ...and then the oldest task is stolen.
+/// assert_eq!(thief.steal(), Steal::Success(task(1)));
+/// assert_eq!(owner.pop(), Some(task(2)));
+/// assert_eq!(thief.steal(), Steal::Empty);
+/// ```
+///
+/// The owner handle is not `Sync`:
+/// ```compile_fail
+/// # use splitsteal_core as splitsteal;
+/// fn sync<T: Sync>() {}
+/// sync::<splitsteal::deque::Split<std::num::NonZeroUsize>>();
+/// ```
+/// nor `Clone`:
+/// ```compile_fail
+/// # use splitsteal_core as splitsteal;
+/// fn clone<T: Clone>() {}
+/// clone::<splitsteal::deque::Split<std::num::NonZeroUsize>>();
+/// ```
+pub struct Split<T: Task> {
+    inner: Arc<Inner>,
+    /// The owner's copy of the slot array's address and length: the hot path reads them
+    /// without going through the `Arc`. (`bot` is read from `inner`, on a line only the
+    /// owner writes: a copy here would cost a second store per push and pop.)
+    slots: NonNull<AtomicPtr<()>>,
+    capacity: usize,
+    /// Rule 4: how many of the requests handlers deferred (`ExposeGuard::deferred`, per
+    /// [`Exposure`], wrapping) this owner has served.
+    served: [usize; 3],
+    /// `!Sync` and `Send` (see `OwnerMarker`).
+    _marker: super::OwnerMarker<T>,
+}
+
+// SAFETY: `slots` points into the `Inner` kept alive by `inner`; the handle moves between
+// threads as a whole (it is `!Sync`, so only one thread uses it at a time).
+unsafe impl<T: Task> Send for Split<T> {}
+
+/// A thief's handle of a split deque: `Send + Sync + Clone`.
+pub struct SplitStealer<T: Task> {
+    inner: Arc<Inner>,
+    _marker: PhantomData<fn() -> T>,
+}
+
+impl<T: Task> Clone for SplitStealer<T> {
+    fn clone(&self) -> Self {
+        SplitStealer {
+            inner: self.inner.clone(),
+            _marker: PhantomData,
+        }
+    }
+}
+
+/// A raw handle that exposes private tasks of one split deque from a signal handler.
+///
+/// It holds no reference count (a handler must not touch an `Arc`), so its user keeps the
+/// deque alive and calls [`SignalExposer::expose`] only on the owner's thread.
+#[derive(Debug, Clone, Copy)]
+pub struct SignalExposer {
+    inner: NonNull<()>,
+}
+
+// SAFETY: a plain address; all use goes through the unsafe `expose`, whose contract
+// (owner thread, deque alive) is what makes the access sound.
+unsafe impl Send for SignalExposer {}
+// SAFETY: as above.
+unsafe impl Sync for SignalExposer {}
+
+impl SignalExposer {
+    /// Exposes private tasks as [`Split::expose`] does and returns how many. It executes
+    /// no CAS, no fence and no read-modify-write, allocates nothing and takes no lock, so
+    /// it is async-signal-safe.
+    ///
+    /// If it interrupted the owner's own [`Split::expose`], it exposes nothing and returns 0:
+    /// it leaves its request to that call, which serves it before returning and counts it in
+    /// its own result (rule 4 of the module doc).
+    ///
+    /// # Safety
+    /// The deque this handle came from must be alive, and the call must run on the
+    /// owner's thread: either between the owner's deque operations or in a signal handler
+    /// that interrupted that thread.
+    #[inline]
+    pub unsafe fn expose(&self, how: Exposure) -> usize {
+        // SAFETY: the caller keeps the deque (and so `Inner`) alive.
+        let inner = unsafe { self.inner.cast::<Inner>().as_ref() };
+        let guard = &inner.guard;
+        // Relaxed: written only on this thread (the owner's `expose`, which we interrupted
+        // if it is raised; its signal fences order it against us).
+        if guard.active.load(Ordering::Relaxed) {
+            let deferred = &guard.deferred[how.index()];
+            // Relaxed, and a load then a store rather than a read-modify-write: only handlers
+            // write the count, one at a time, on this thread; the owner only reads it.
+            deferred.store(
+                deferred.load(Ordering::Relaxed).wrapping_add(1),
+                Ordering::Relaxed,
+            );
+            return 0;
+        }
+        inner.expose_now(how, &mut || {})
+    }
+}
+
+impl<T: Task> Split<T> {
+    /// The deque's fixed capacity.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &AtomicPtr<()> {
+        debug_assert!(i < self.capacity);
+        // SAFETY: `slots` is the live slot array of length `capacity`; callers pass `i` below
+        // `bot <= capacity`.
+        unsafe { &*self.slots.as_ptr().add(i) }
+    }
+
+    /// `bot`, read by its only writer.
+    #[inline(always)]
+    fn own_bot(&self) -> usize {
+        // Relaxed: only this thread writes `bot` (a signal handler on it only reads it).
+        self.inner.bot.load(Ordering::Relaxed)
+    }
+
+    /// Pops the newest private task: relaxed loads and stores only. `None` when the private
+    /// part is empty (the LCWS paper's `RACE`); then [`Split::pop_public_bottom`] may still find work.
+    #[inline(always)]
+    pub fn pop_private(&mut self) -> Option<T> {
+        let inner = &*self.inner;
+        // Relaxed: only this thread writes `bot`.
+        let bot = inner.bot.load(Ordering::Relaxed);
+        if bot == 0 {
+            return None;
+        }
+        let new_bot = bot - 1;
+        // Relaxed: single writer. Lowered *before* reading `public_bot` (the LCWS-in-practice paper's fix): from
+        // here on a signal handler cannot expose slot `new_bot`.
+        inner.bot.store(new_bot, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Relaxed: written by this thread (or a handler on it); thieves never write it.
+        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        if new_bot < public_bot {
+            // The private part was empty (or a handler just exposed its last task): undo.
+            // While `bot` is `public_bot - 1` or `public_bot`, a handler sees no private work.
+            inner.bot.store(bot, Ordering::Relaxed);
+            return None;
+        }
+        // Relaxed: the slot was written by this thread in `push`.
+        let raw = self.slot(new_bot).load(Ordering::Relaxed);
+        // SAFETY: slots below `bot` hold values stored by `push` (never null).
+        Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
+    }
+
+    /// Pops the bottom task of the public part, racing thieves for the last one (ABP's
+    /// `popBottom` on `public_bot`). Call it only when the private part is empty; `None`
+    /// when the public part is empty too. Executes nothing synchronizing if no task was
+    /// exposed since the last reset.
+    pub fn pop_public_bottom(&mut self) -> Option<T> {
+        let inner = &*self.inner;
+        // Relaxed: the owner is the only writer of `public_bot` and `bot`.
+        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        if public_bot == 0 {
+            return None;
+        }
+        debug_assert_eq!(
+            self.own_bot(),
+            public_bot,
+            "pop_public_bottom with a non-empty private part"
+        );
+        let new_bot = public_bot - 1;
+        // Rule 3 of the module doc: `bot` drops first, so `bot <= public_bot` throughout and
+        // a signal handler finds no private work to expose. Relaxed: single writer.
+        inner.bot.store(new_bot, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Release: any thief that reads this value also sees the slots below it.
+        inner.public_bot.store(new_bot, Ordering::Release);
+        // StoreLoad: thieves must see the lowered bottom before we read `top`, or both sides
+        // could take slot `new_bot` (ABP popBottom's fence).
+        seq_cst_fence(Side::Owner);
+        // Relaxed: the slot was written by this thread.
+        let raw = self.slot(new_bot).load(Ordering::Relaxed);
+        // Acquire (after the fence, which the race argument needs): a thief's successful
+        // CAS that we observe then happens before our later slot writes, so its speculative
+        // slot read cannot return them (C11 load buffering; free on x86). As in `Abp`.
+        let old = Age::unpack(inner.age.load(Ordering::Acquire));
+        let top = old.top as usize;
+        if new_bot > top {
+            // Another public task sits above ours: no thief can reach slot `new_bot`.
+            // SAFETY: slots below `public_bot` hold pushed values.
+            return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
+        }
+        // The public part is now empty: reset the indices to 0 under a new tag so that a
+        // thief holding the old `age` fails its CAS (ABA). `bot` first (rule 3).
+        inner.bot.store(0, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Release: ordered before the new tag is published below.
+        inner.public_bot.store(0, Ordering::Release);
+        Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
+            // SAFETY: we won the last task; its slot holds a pushed value.
+            unsafe { T::from_raw(NonNull::new_unchecked(raw)) }
+        })
+    }
+
+    /// Moves private tasks to the public part per `how` (oldest first) and returns how
+    /// many; no CAS, no fence, no read-modify-write.
+    ///
+    /// A signal handler that interrupts this call leaves its exposure to it (rule 4 of the
+    /// module doc): the result then includes what the handler's requests exposed.
+    #[inline]
+    pub fn expose(&mut self, how: Exposure) -> usize {
+        self.expose_interruptible(how, &mut || {})
+    }
+
+    /// [`Split::expose`], with `interrupted` run at every point where a signal handler may
+    /// interrupt it (a no-op except in tests, which expose there as a handler would).
+    #[inline(always)]
+    fn expose_interruptible(&mut self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
+        let inner = &*self.inner;
+        let guard = &inner.guard;
+        let mut how = Some(how);
+        let mut exposed = 0;
+        loop {
+            interrupted();
+            // Rule 4. Relaxed: only this thread touches the guard; the signal fence keeps
+            // the reads of `expose_now` after it.
+            guard.active.store(true, Ordering::Relaxed);
+            compiler_fence(Ordering::SeqCst);
+            interrupted();
+            if let Some(how) = how.take() {
+                exposed += inner.expose_now(how, interrupted);
+                interrupted();
+            }
+            // Serve the requests of handlers that found the guard raised (this call's, as
+            // none outlives a call), still under the guard.
+            for (kind, served) in Exposure::ALL.into_iter().zip(&mut self.served) {
+                // Relaxed: written by handlers on this thread only.
+                let deferred = guard.deferred[kind.index()].load(Ordering::Relaxed);
+                while *served != deferred {
+                    *served = served.wrapping_add(1);
+                    exposed += inner.expose_now(kind, interrupted);
+                    interrupted();
+                }
+                interrupted();
+            }
+            // Signal fence: our `public_bot` store and count loads stay before the guard
+            // drops. Relaxed: as above.
+            compiler_fence(Ordering::SeqCst);
+            guard.active.store(false, Ordering::Relaxed);
+            // Signal fence: the look below stays after the guard drops; a handler that ran
+            // before the drop but after our loads above deferred a request we must serve.
+            compiler_fence(Ordering::SeqCst);
+            interrupted();
+            let pending = Exposure::ALL
+                .into_iter()
+                .zip(&self.served)
+                // Relaxed: as above.
+                .any(|(kind, &served)| {
+                    guard.deferred[kind.index()].load(Ordering::Relaxed) != served
+                });
+            if !pending {
+                return exposed;
+            }
+        }
+    }
+
+    /// A raw exposure handle for a signal handler running on this owner's thread.
+    pub fn signal_exposer(&self) -> SignalExposer {
+        SignalExposer {
+            inner: NonNull::from(&*self.inner).cast(),
+        }
+    }
+
+    /// Tasks in the private part.
+    #[inline(always)]
+    pub fn private_len(&self) -> usize {
+        // Relaxed: written by this thread (or a signal handler on it).
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        // `bot >= public_bot` between owner operations: a handler raises `public_bot` at
+        // most to `bot`, and only `pop_*` lowers `bot` (never below `public_bot` on exit).
+        self.own_bot() - public_bot
+    }
+
+    /// Tasks in the public part (a snapshot: thieves may be taking them).
+    pub fn public_len(&self) -> usize {
+        // Relaxed: a snapshot for the owner's information only.
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top as usize;
+        public_bot.saturating_sub(top)
+    }
+}
+
+impl<T: Task> Owner<T> for Split<T> {
+    type Stealer = SplitStealer<T>;
+
+    fn with_capacity(capacity: usize) -> Self {
+        let inner = Arc::new(Inner::new(capacity));
+        // A dangling (never dereferenced) address when the capacity is 0.
+        let slots = NonNull::new(inner.slots.as_ptr().cast_mut()).unwrap_or(NonNull::dangling());
+        Split {
+            slots,
+            capacity,
+            served: [0; 3],
+            inner,
+            _marker: PhantomData,
+        }
+    }
+
+    fn stealer(&self) -> SplitStealer<T> {
+        SplitStealer {
+            inner: self.inner.clone(),
+            _marker: PhantomData,
+        }
+    }
+
+    /// Pushes at the bottom of the private part: relaxed stores only.
+    #[inline(always)]
+    fn push(&mut self, task: T) -> Result<(), Full<T>> {
+        // Bound once: the compiler fence below would otherwise make the compiler reload it.
+        let inner = &*self.inner;
+        // Relaxed: only this thread writes `bot`.
+        let bot = inner.bot.load(Ordering::Relaxed);
+        if bot == self.capacity {
+            return Err(Full(task));
+        }
+        // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
+        // raised over it by a Release store that follows this write.
+        self.slot(bot)
+            .store(task.into_raw().as_ptr(), Ordering::Relaxed);
+        // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
+        compiler_fence(Ordering::SeqCst);
+        // Relaxed: single writer.
+        inner.bot.store(bot + 1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The private part's newest task, else the public part's bottom task.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        match self.pop_private() {
+            Some(task) => Some(task),
+            None => self.pop_public_bottom(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.private_len() + self.public_len()
+    }
+}
+
+impl<T: Task> SplitStealer<T> {
+    /// Tasks in the owner's private part, as this thief sees them (a racy hint; the LCWS-in-practice paper's
+    /// `has_two_tasks` for the conservative variant).
+    pub fn private_len(&self) -> usize {
+        // Relaxed: a heuristic snapshot; nothing is read through it.
+        let bot = self.inner.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        bot.saturating_sub(public_bot)
+    }
+
+    /// Tasks in the public part, as this thief sees them (a racy hint: whether a steal
+    /// could succeed now).
+    pub fn public_len(&self) -> usize {
+        // Acquire/Relaxed: a snapshot, as in `is_empty`.
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        public_bot.saturating_sub(top)
+    }
+
+    #[inline]
+    fn empty_public_part(&self, public_bot: usize) -> Steal<T> {
+        // Relaxed: only tells the thief whether asking for an exposure is worthwhile
+        // (LCWS-in-practice paper, Listing 2 line 46, with its branches corrected: private work when
+        // `public_bot < bot`, EMPTY otherwise).
+        if public_bot < self.inner.bot.load(Ordering::Relaxed) {
+            Steal::PrivateWork
+        } else {
+            Steal::Empty
+        }
+    }
+}
+
+impl<T: Task> Stealer<T> for SplitStealer<T> {
+    /// ABP's `popTop` on the public part; [`Steal::PrivateWork`] when only private work exists.
+    fn steal(&self) -> Steal<T> {
+        let inner = &*self.inner;
+        // Acquire: pairs with the owner's Release publication of a reset (tag) so the
+        // `public_bot` read below is at least as new as that reset.
+        let old = Age::unpack(inner.age.load(Ordering::Acquire));
+        // Acquire: slots below the value read are visible.
+        let public_bot = inner.public_bot.load(Ordering::Acquire);
+        if public_bot <= old.top as usize {
+            // Looks empty: report it without paying for a fence.
+            return self.empty_public_part(public_bot);
+        }
+        // The public part looks non-empty. Fence, then re-read the bottom: if our CAS will
+        // come after the owner's fence in `pop_public_bottom`, this read sees its lowered
+        // bottom, so we cannot both take the last slot (Lê et al.'s steal fence).
+        seq_cst_fence(Side::Thief);
+        // Acquire: as above.
+        let public_bot = inner.public_bot.load(Ordering::Acquire);
+        let top = old.top as usize;
+        if public_bot <= top {
+            return self.empty_public_part(public_bot);
+        }
+        // Relaxed: covered by the Acquire of `public_bot`; speculative, used only if the
+        // CAS proves no reset and no other removal happened since `age` was read.
+        let raw = inner.slot(top).load(Ordering::Relaxed);
+        if Age::claim_top(&inner.age, old) {
+            // SAFETY: the CAS succeeded, so slot `top` held a pushed, exposed task.
+            Steal::Success(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
+        } else {
+            Steal::Abort
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        // Acquire/Relaxed: a snapshot.
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let bot = self.inner.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        bot.max(public_bot) <= top
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::deque::testkit::{self, t};
+    use crate::stats::SyncCounts;
+    use std::num::NonZeroUsize;
+
+    #[test]
+    fn private_part_is_lifo_and_invisible_to_thieves() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        assert_eq!(s.steal(), Steal::Empty);
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        assert_eq!(d.private_len(), 3);
+        assert_eq!(d.pop(), Some(t(3)));
+        assert_eq!(d.pop(), Some(t(2)));
+        assert_eq!(d.pop(), Some(t(1)));
+        assert_eq!(d.pop(), None);
+        assert_eq!(s.steal(), Steal::Empty);
+    }
+
+    #[test]
+    fn expose_moves_the_oldest_private_task() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(d.expose(Exposure::One), 1);
+        assert_eq!((d.public_len(), d.private_len()), (1, 2));
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        assert_eq!(d.pop(), Some(t(3)));
+        assert_eq!(d.pop(), Some(t(2)));
+        assert_eq!(d.pop(), None);
+    }
+
+    #[test]
+    fn exposure_variants_count() {
+        for (how, r, want) in [
+            (Exposure::One, 0, 0),
+            (Exposure::One, 1, 1),
+            (Exposure::One, 5, 1),
+            (Exposure::Conservative, 1, 0),
+            (Exposure::Conservative, 2, 1),
+            (Exposure::Half, 1, 1),
+            (Exposure::Half, 2, 1),
+            (Exposure::Half, 3, 2),
+            (Exposure::Half, 5, 3),
+            (Exposure::Half, 8, 4),
+        ] {
+            let mut d: Split<NonZeroUsize> = Split::with_capacity(16);
+            for i in 1..=r {
+                d.push(t(i)).unwrap();
+            }
+            assert_eq!(d.expose(how), want, "{how:?} with {r} private tasks");
+            assert_eq!(d.public_len(), want);
+            assert_eq!(d.private_len(), r - want);
+        }
+    }
+
+    #[test]
+    fn public_part_is_reclaimed_by_the_owner_and_reset() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        assert_eq!(d.expose(Exposure::Half), 1);
+        assert_eq!(d.expose(Exposure::One), 1);
+        assert_eq!(d.private_len(), 0);
+        // Private part empty: `pop` falls through to the public bottom.
+        assert_eq!(d.pop(), Some(t(2)));
+        let tag_before = Age::unpack(d.inner.age.load(Ordering::Relaxed)).tag;
+        assert_eq!(d.pop(), Some(t(1)));
+        // The last public task was taken with the CAS: indices reset, tag bumped.
+        let age = Age::unpack(d.inner.age.load(Ordering::Relaxed));
+        assert_eq!((age.top, age.tag), (0, tag_before + 1));
+        assert_eq!(d.inner.public_bot.load(Ordering::Relaxed), 0);
+        assert_eq!(d.inner.bot.load(Ordering::Relaxed), 0);
+        assert_eq!(s.steal(), Steal::Empty);
+    }
+
+    #[test]
+    fn stale_thief_fails_after_reset() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        d.push(t(1)).unwrap();
+        d.expose(Exposure::One);
+        let stale = d.inner.age.load(Ordering::Relaxed);
+        assert_eq!(d.pop(), Some(t(1)));
+        d.push(t(2)).unwrap();
+        d.expose(Exposure::One);
+        // A thief that read `age` before the reset and CASes now must fail: same top,
+        // different tag.
+        let ok = d
+            .inner
+            .age
+            .compare_exchange(stale, stale + 1, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok();
+        assert!(!ok);
+        assert_eq!(d.stealer().steal(), Steal::Success(t(2)));
+    }
+
+    #[test]
+    fn full_deque_returns_the_task() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(2);
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        assert_eq!(d.push(t(3)), Err(Full(t(3))));
+        assert_eq!(d.pop(), Some(t(2)));
+        d.push(t(3)).unwrap();
+        assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn private_operations_execute_no_synchronization() {
+        let before = SyncCounts::current_thread();
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(64);
+        for round in 0..100 {
+            for i in 1..=50 {
+                d.push(t(i + round)).unwrap();
+            }
+            for _ in 0..50 {
+                assert!(d.pop().is_some());
+            }
+            assert_eq!(d.pop(), None);
+        }
+        assert_eq!(SyncCounts::current_thread() - before, SyncCounts::default());
+    }
+
+    #[test]
+    fn failed_steal_on_empty_public_part_executes_no_fence() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        d.push(t(1)).unwrap();
+        let before = SyncCounts::current_thread();
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        assert_eq!(SyncCounts::current_thread() - before, SyncCounts::default());
+        d.expose(Exposure::One);
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        let c = SyncCounts::current_thread() - before;
+        assert_eq!((c.thief.cas, c.thief.fences), (1, 1));
+    }
+
+    #[test]
+    fn signal_exposer_exposes_on_the_owner_thread() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+        let s = d.stealer();
+        let e = d.signal_exposer();
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        // SAFETY: same thread as the owner, deque alive.
+        assert_eq!(unsafe { e.expose(Exposure::One) }, 1);
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(d.pop(), Some(t(2)));
+    }
+
+    #[test]
+    fn owner_and_thieves_take_each_task_once() {
+        let n: usize = if cfg!(miri) { 200 } else { 20_000 };
+        let d: Split<NonZeroUsize> = Split::with_capacity(64);
+        testkit::owner_and_thieves_take_each_task_once(d, n, |d, mine| {
+            let mut next = 1;
+            let mut round = 0usize;
+            while next <= n {
+                let mut full = false;
+                for _ in 0..3 {
+                    if next <= n {
+                        match d.push(t(next)) {
+                            Ok(()) => next += 1,
+                            Err(_) => full = true,
+                        }
+                    }
+                }
+                d.expose(Exposure::One);
+                round += 1;
+                // Indices only drop on owner pops, so a full deque must pop to progress.
+                if full || round.is_multiple_of(2) {
+                    mine.extend(d.pop().map(NonZeroUsize::get));
+                }
+            }
+        });
+    }
+
+    /// The sequential result of a set of exposure requests on `private` private tasks, for
+    /// every order they could run in: the public tasks each order adds.
+    fn orders(private: usize, requests: &[Exposure]) -> Vec<usize> {
+        if requests.is_empty() {
+            return vec![0];
+        }
+        let mut out = Vec::new();
+        for i in 0..requests.len() {
+            let mut rest = requests.to_vec();
+            let first = rest.remove(i);
+            let n = first.count(private);
+            out.extend(orders(private - n, &rest).into_iter().map(|m| n + m));
+        }
+        out
+    }
+
+    /// Rule 4 at every interruption point: a handler (every variant) exposes at the k-th
+    /// point of the owner's own `expose` (every variant), or at two points, on every small
+    /// deque. `public_bot` never drops, no request is lost, and the result is what some
+    /// sequential order of the requests gives. Under miri (about 60 ms a case): one point
+    /// at a time, on 5 private tasks and 1 public.
+    #[test]
+    fn a_handler_interrupting_the_owners_expose_at_every_point() {
+        // An uninterrupted call has at most 9 points; each interruption adds at most 12 (a
+        // round of 9 to serve a request deferred after its kind's turn, 3 for serving it),
+        // so a call interrupted once has at most 21, twice at most 33.
+        const POINTS: usize = 34;
+        let points: Vec<(usize, usize)> = if cfg!(miri) {
+            (0..21).map(|k| (k, k)).collect()
+        } else {
+            (0..POINTS)
+                .flat_map(|k1| (k1..POINTS).map(move |k2| (k1, k2)))
+                .collect()
+        };
+        assert!((0..3).all(|i| Exposure::ALL[i].index() == i));
+        let deques: Vec<(usize, usize)> = if cfg!(miri) {
+            vec![(5, 1)]
+        } else {
+            (0..=5).flat_map(|r| [(r, 0), (r, 1)]).collect()
+        };
+        let mut cases = 0;
+        for &(private, public) in &deques {
+            for owner_how in Exposure::ALL {
+                for handler_how in Exposure::ALL {
+                    for &(k1, k2) in &points {
+                        let mut d: Split<NonZeroUsize> = Split::with_capacity(16);
+                        for i in 1..=public + private {
+                            d.push(t(i)).unwrap();
+                        }
+                        for _ in 0..public {
+                            d.expose(Exposure::One);
+                        }
+                        let (inner, e) = (d.inner.clone(), d.signal_exposer());
+                        let (mut point, mut low, mut by_handler) = (0, public, 0);
+                        let mut requests = vec![owner_how];
+                        let by_owner = d.expose_interruptible(owner_how, &mut || {
+                            let now = inner.public_bot.load(Ordering::Relaxed);
+                            assert!(now >= low, "public_bot dropped from {low} to {now}");
+                            if point == k1 || point == k2 {
+                                // SAFETY: this thread owns the deque; the handler runs here.
+                                by_handler += unsafe { e.expose(handler_how) };
+                                requests.push(handler_how);
+                            }
+                            low = inner.public_bot.load(Ordering::Relaxed);
+                            point += 1;
+                        });
+                        let what = || {
+                            format!(
+                                "{private} private, {public} public, owner {owner_how:?}, \
+                                 handler {handler_how:?} at points {k1} and {k2}"
+                            )
+                        };
+                        assert!(point <= POINTS, "{point} points: {}", what());
+                        let exposed = d.inner.public_bot.load(Ordering::Relaxed) - public;
+                        assert_eq!(exposed, by_owner + by_handler, "{}", what());
+                        assert!(orders(private, &requests).contains(&exposed), "{}", what());
+                        assert_eq!(d.private_len(), private - exposed, "{}", what());
+                        let mut all: Vec<usize> = std::iter::from_fn(|| d.pop())
+                            .map(NonZeroUsize::get)
+                            .collect();
+                        all.sort_unstable();
+                        assert_eq!(
+                            all,
+                            (1..=public + private).collect::<Vec<_>>(),
+                            "{}",
+                            what()
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, deques.len() * 9 * points.len());
+    }
+}
+
+/// loom cannot deliver a signal, but it can interleave a thief with an owner whose own
+/// exposure is interrupted, at each of its points in turn, by a handler's exposure (run
+/// there as a plain call on the owner's thread, which is what a signal does).
+#[cfg(all(test, loom))]
+mod loom_models {
+    use super::*;
+    use std::num::NonZeroUsize;
+
+    /// Rule 4 with a thief: 3 private tasks; the owner exposes one itself and a handler
+    /// exposes half at point `k`; a thief makes two attempts; the owner pops everything.
+    /// Before rule 4, a handler between the owner's read and its store let the thief take
+    /// tasks 1 and 2, and the owner's stale store made task 2 private again: taken twice
+    /// (this model finds it). Preemption bound 2 (`LOOM_MAX_PREEMPTIONS` overrides it): the
+    /// race needs only the owner's preemption after the handler and the switch back.
+    #[test]
+    fn loom_owner_expose_interrupted_by_a_handler_with_a_thief() {
+        // 21 points cover the call interrupted once (see the unit test above).
+        for k in 0..21 {
+            let mut builder = loom::model::Builder::new();
+            builder.preemption_bound = builder.preemption_bound.or(Some(2));
+            builder.check(move || {
+                let t = |i| NonZeroUsize::new(i).unwrap();
+                let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
+                for i in 1..=3 {
+                    d.push(t(i)).unwrap();
+                }
+                let s = d.stealer();
+                let thief = loom::thread::spawn(move || {
+                    (0..2)
+                        .filter_map(|_| s.steal().success().map(NonZeroUsize::get))
+                        .collect::<Vec<_>>()
+                });
+                let e = d.signal_exposer();
+                let mut point = 0;
+                d.expose_interruptible(Exposure::One, &mut || {
+                    if point == k {
+                        // SAFETY: this thread owns the deque; the "handler" runs here.
+                        unsafe { e.expose(Exposure::Half) };
+                    }
+                    point += 1;
+                });
+                assert!(point <= 21, "{point} points");
+                let mut all: Vec<usize> = std::iter::from_fn(|| d.pop())
+                    .map(NonZeroUsize::get)
+                    .collect();
+                all.extend(thief.join().unwrap());
+                all.sort_unstable();
+                assert_eq!(all, [1, 2, 3], "handler at point {k}");
+            });
+        }
+    }
+}

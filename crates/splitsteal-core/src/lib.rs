@@ -1,0 +1,73 @@
+//! splitsteal-core: the runtime of [splitsteal](https://docs.rs/splitsteal), a work-stealing
+//! fork-join scheduler with every scheduling policy of the low-cost work stealing (LCWS),
+//! ABP, Chase-Lev and mailboxing papers.
+//!
+//! Users add `splitsteal`, which re-exports this crate beside its data-parallel layer, as
+//! `rayon` re-exports `rayon-core`; the examples here are written as they read there.
+//!
+//! ```
+//! # use splitsteal_core as splitsteal;
+//! use splitsteal::{Policy, ThreadPoolBuilder};
+//!
+//! fn fib(n: u64) -> u64 {
+//!     if n < 2 {
+//!         return n;
+//!     }
+//!     let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
+//!     a + b
+//! }
+//!
+//! for &policy in Policy::ALL {
+//!     let pool = ThreadPoolBuilder::new().num_threads(2).policy(policy).build().unwrap();
+//!     assert_eq!(pool.install(|| fib(18)), 2584);
+//! }
+//! ```
+//!
+//! Modules, outside in: [`pool`] (building pools, the global pool), [`join`](mod@join) and
+//! [`scope`](mod@scope) (the fork-join API), [`fork`] (the scheduler trait the data-parallel
+//! layer is written against), [`deque`] (the four work-stealing deques), [`stats`] (exact
+//! synchronization counts), [`policy`].
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod deque;
+mod exposure;
+pub mod fork;
+mod hybrid;
+mod job;
+pub mod join;
+mod latch;
+pub mod latency;
+mod local;
+mod mailbox;
+mod plan;
+pub mod policy;
+pub mod pool;
+mod registry;
+pub mod scope;
+mod sleep;
+pub mod stats;
+mod sync;
+mod wakeup;
+mod worker;
+
+pub use exposure::default_signal;
+pub use fork::{ForkJoin, Serial};
+pub use join::join;
+pub use latency::{StartLatencies, TaskStart};
+pub use plan::Mailing;
+pub use policy::{ParsePolicyError, Policy};
+pub use pool::{
+    current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
+};
+pub use scope::{scope, Scope};
+pub use stats::{Stats, SyncCounts};
+
+/// Task proxies currently allocated by `hybrid` pools, process-wide (a leak check for
+/// splitsteal's own tests; zero whenever every pool is idle). Only with the
+/// `proxy-leak-check` feature, which nothing but the test suite turns on.
+#[cfg(feature = "proxy-leak-check")]
+#[doc(hidden)]
+pub fn __live_proxies() -> isize {
+    mailbox::live_proxies()
+}

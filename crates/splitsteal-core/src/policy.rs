@@ -1,0 +1,145 @@
+//! [`Policy`]: which deque and which work-exposure rule a pool schedules with.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A scheduling policy of the papers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Classical work stealing on a mutex-protected deque (the low-latency thesis's baseline).
+    Locked,
+    /// Classical work stealing on the ABP deque with yields between steals (the ABP paper).
+    Abp,
+    /// Classical work stealing on the growable Chase-Lev deque (the low-latency thesis).
+    ChaseLev,
+    /// LCWS with polled requests: a thief posts a request, the victim answers it at its
+    /// next push or pop (the LCWS paper's Algorithm 1). Sends no signals.
+    LcwsPoll,
+    /// LCWS whose thieves signal the victim; the handler exposes one task (the
+    /// LCWS-in-practice paper's "Signal").
+    ///
+    /// The handler is installed with `SA_RESTART`, but Linux never restarts some system
+    /// calls after a handler: `poll`, `ppoll`, `select`, `epoll_wait`, `nanosleep`,
+    /// `clock_nanosleep`, `sem_timedwait`, `sigtimedwait`, and socket I/O with a timeout.
+    /// A task that calls one of these directly under any signal policy (`lcws-signal`,
+    /// `lcws-cons`, `lcws-half`) may see `EINTR` when a thief asks it for work, and must
+    /// retry (`std::thread::sleep` and most of `std`'s I/O retry by themselves). Use
+    /// `lcws-poll` where that is not acceptable.
+    LcwsSignal,
+    /// Signal-based LCWS that does not expose the last private task on a first request
+    /// ("Cons"); a thief that asks again after an answer that exposed nothing gets it, so
+    /// no join is committed to running sequentially.
+    LcwsCons,
+    /// Signal-based LCWS that exposes half of the private tasks (LCWS-in-practice paper, "Half").
+    LcwsHalf,
+    /// The low-latency thesis's hybrid: split-off tasks are mailed to other workers' mailboxes *and* pushed
+    /// on the local deque (whichever side claims a task first runs it); stealing waits
+    /// until the initial distribution is done. Runs on a base deque policy
+    /// (`ThreadPoolBuilder::hybrid_base`).
+    Hybrid,
+}
+
+impl Policy {
+    /// Every policy, in a stable order.
+    pub const ALL: &'static [Policy] = &[
+        Policy::Locked,
+        Policy::Abp,
+        Policy::ChaseLev,
+        Policy::LcwsPoll,
+        Policy::LcwsSignal,
+        Policy::LcwsCons,
+        Policy::LcwsHalf,
+        Policy::Hybrid,
+    ];
+
+    /// The policy's name, as accepted by [`FromStr`] and printed by [`Display`](fmt::Display).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Policy::Locked => "locked",
+            Policy::Abp => "abp",
+            Policy::ChaseLev => "chase-lev",
+            Policy::LcwsPoll => "lcws-poll",
+            Policy::LcwsSignal => "lcws-signal",
+            Policy::LcwsCons => "lcws-cons",
+            Policy::LcwsHalf => "lcws-half",
+            Policy::Hybrid => "hybrid",
+        }
+    }
+
+    /// Whether the policy uses split deques (LCWS).
+    pub const fn is_lcws(self) -> bool {
+        matches!(
+            self,
+            Policy::LcwsPoll | Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf
+        )
+    }
+
+    /// Whether thieves notify victims with signals.
+    pub const fn uses_signals(self) -> bool {
+        matches!(
+            self,
+            Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf
+        )
+    }
+}
+
+impl Default for Policy {
+    /// `lcws-signal`, the variant the LCWS-in-practice paper found ahead of classical work stealing most often.
+    fn default() -> Self {
+        Policy::LcwsSignal
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown policy name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsePolicyError {
+    given: String,
+}
+
+impl fmt::Display for ParsePolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown scheduling policy `{}`; valid policies: ",
+            self.given
+        )?;
+        for (i, p) in Policy::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(p.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ParsePolicyError {}
+
+impl FromStr for Policy {
+    type Err = ParsePolicyError;
+
+    /// Parses a policy name (case-insensitive, surrounding whitespace ignored).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::Policy;
+    /// assert_eq!("lcws-poll".parse::<Policy>(), Ok(Policy::LcwsPoll));
+    /// assert!("lcws".parse::<Policy>().unwrap_err().to_string().contains("lcws-signal"));
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim();
+        Policy::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| ParsePolicyError {
+                given: s.to_string(),
+            })
+    }
+}

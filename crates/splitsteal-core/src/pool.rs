@@ -1,0 +1,645 @@
+//! Thread pools: building one, running work on it, the global pool.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use libc::c_int;
+
+use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
+use crate::latency::StartLatencies;
+use crate::local::LocalDeque;
+use crate::plan::Mailing;
+use crate::plan::{MailPlan, Plan};
+use crate::registry::{Config, Registry};
+use crate::stats::Stats;
+use crate::worker::{main_loop, WorkerThread};
+use crate::{exposure, Policy};
+
+/// The environment variable that sets the global pool's number of threads.
+pub const ENV_NUM_THREADS: &str = "SPLITSTEAL_NUM_THREADS";
+/// The environment variable that sets the global pool's policy.
+pub const ENV_POLICY: &str = "SPLITSTEAL_POLICY";
+
+/// The most worker threads a pool may have.
+pub const MAX_THREADS: usize = 1024;
+
+/// Why a pool could not be built.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// An invalid setting (the message says which and why).
+    InvalidConfig(String),
+    /// An environment variable holds an invalid value.
+    InvalidEnv {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The exposure signal could not be set up.
+    Signal(String),
+    /// A worker thread could not be spawned.
+    Spawn(std::io::Error),
+    /// `build_global` was called after the global pool existed.
+    GlobalAlreadyInitialized,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::InvalidConfig(m) => write!(f, "invalid thread pool configuration: {m}"),
+            BuildError::InvalidEnv { var, value, reason } => {
+                write!(f, "invalid {var}={value:?}: {reason}")
+            }
+            BuildError::Signal(m) => write!(f, "cannot set up the exposure signal: {m}"),
+            BuildError::Spawn(e) => write!(f, "cannot spawn a worker thread: {e}"),
+            BuildError::GlobalAlreadyInitialized => {
+                f.write_str("the global thread pool has already been initialized")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Spawn(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Configures and builds a [`ThreadPool`].
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::{Policy, ThreadPoolBuilder};
+///
+/// let pool = ThreadPoolBuilder::new()
+///     .num_threads(2)
+///     .policy(Policy::LcwsPoll)
+///     .build()
+///     .unwrap();
+/// assert_eq!(pool.current_num_threads(), 2);
+/// assert_eq!(pool.policy(), Policy::LcwsPoll);
+/// ```
+#[derive(Debug, Clone)]
+pub struct ThreadPoolBuilder {
+    num_threads: usize,
+    policy: Policy,
+    signal: Option<c_int>,
+    deque_capacity: usize,
+    morsel_bytes: usize,
+    spin_rounds: u32,
+    hybrid_base: Policy,
+    mailing: Mailing,
+    steal_after_mails: Option<usize>,
+    steal_after: Duration,
+    record_start_latency: bool,
+    pin_threads: bool,
+    stack_size: Option<usize>,
+    thread_name: Option<String>,
+}
+
+impl Default for ThreadPoolBuilder {
+    fn default() -> Self {
+        ThreadPoolBuilder::new()
+    }
+}
+
+impl ThreadPoolBuilder {
+    /// Default deque capacity (fixed for `abp` and the split deques, initial for
+    /// `chase-lev`). A join whose deque is full runs inline.
+    pub const DEFAULT_DEQUE_CAPACITY: usize = 4096;
+    /// Default number of failed steal rounds (each followed by a yield) before sleeping.
+    pub const DEFAULT_SPIN_ROUNDS: u32 = 64;
+    /// Default base deque policy of `hybrid` (see [`ThreadPoolBuilder::hybrid_base`]).
+    pub const DEFAULT_HYBRID_BASE: Policy = Policy::ChaseLev;
+    /// Default delay after an origin task starts before `hybrid` thieves may steal.
+    pub const DEFAULT_STEAL_AFTER: Duration = Duration::from_micros(100);
+
+    /// A builder with defaults: one thread per available CPU, [`Policy::default`].
+    pub fn new() -> Self {
+        ThreadPoolBuilder {
+            num_threads: 0,
+            policy: Policy::default(),
+            signal: None,
+            deque_capacity: Self::DEFAULT_DEQUE_CAPACITY,
+            morsel_bytes: DEFAULT_MORSEL_BYTES,
+            spin_rounds: Self::DEFAULT_SPIN_ROUNDS,
+            hybrid_base: Self::DEFAULT_HYBRID_BASE,
+            mailing: Mailing::default(),
+            steal_after_mails: None,
+            steal_after: Self::DEFAULT_STEAL_AFTER,
+            record_start_latency: false,
+            pin_threads: false,
+            stack_size: None,
+            thread_name: None,
+        }
+    }
+
+    /// A builder configured from `SPLITSTEAL_NUM_THREADS` and `SPLITSTEAL_POLICY` (unset
+    /// or empty: the default); an invalid value is an error naming the variable.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// // With neither variable set, this is `ThreadPoolBuilder::new()`.
+    /// let builder = splitsteal::ThreadPoolBuilder::from_env().unwrap();
+    /// ```
+    pub fn from_env() -> Result<Self, BuildError> {
+        let mut builder = ThreadPoolBuilder::new();
+        if let Some(value) = env_value(ENV_NUM_THREADS) {
+            let n = value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| BuildError::InvalidEnv {
+                    var: ENV_NUM_THREADS,
+                    value: value.clone(),
+                    reason: format!(
+                        "expected a number of threads from 0 (automatic) to {MAX_THREADS}"
+                    ),
+                })?;
+            if n > MAX_THREADS {
+                return Err(BuildError::InvalidEnv {
+                    var: ENV_NUM_THREADS,
+                    value,
+                    reason: format!("at most {MAX_THREADS} threads"),
+                });
+            }
+            builder = builder.num_threads(n);
+        }
+        if let Some(value) = env_value(ENV_POLICY) {
+            let policy = value
+                .parse::<Policy>()
+                .map_err(|e| BuildError::InvalidEnv {
+                    var: ENV_POLICY,
+                    value: value.clone(),
+                    reason: e.to_string(),
+                })?;
+            builder = builder.policy(policy);
+        }
+        Ok(builder)
+    }
+
+    /// The number of worker threads; 0 (the default) means one per available CPU.
+    pub fn num_threads(mut self, n: usize) -> Self {
+        self.num_threads = n;
+        self
+    }
+
+    /// The scheduling policy.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The real-time signal that carries exposure requests under the signal-based LCWS
+    /// policies (default [`default_signal`](crate::default_signal), `SIGRTMIN + 5`). It
+    /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else.
+    pub fn signal(mut self, signo: c_int) -> Self {
+        self.signal = Some(signo);
+        self
+    }
+
+    /// The deque capacity (see [`ThreadPoolBuilder::DEFAULT_DEQUE_CAPACITY`]).
+    pub fn deque_capacity(mut self, capacity: usize) -> Self {
+        self.deque_capacity = capacity;
+        self
+    }
+
+    /// The morsel size in bytes used by the data-parallel primitives (see
+    /// [`ForkJoin::morsel_bytes`]); a power of two of at least 64.
+    pub fn morsel_bytes(mut self, bytes: usize) -> Self {
+        self.morsel_bytes = bytes;
+        self
+    }
+
+    /// Failed steal rounds (each followed by a yield) before an idle worker sleeps.
+    pub fn spin_rounds(mut self, rounds: u32) -> Self {
+        self.spin_rounds = rounds;
+        self
+    }
+
+    /// `hybrid`: the deque policy underneath the mailboxes (any policy but `hybrid`; default
+    /// [`DEFAULT_HYBRID_BASE`](Self::DEFAULT_HYBRID_BASE)).
+    pub fn hybrid_base(mut self, base: Policy) -> Self {
+        self.hybrid_base = base;
+        self
+    }
+
+    /// `hybrid`: how a task's workers are split at a fork ([`Mailing`]).
+    pub fn mailing(mut self, mailing: Mailing) -> Self {
+        self.mailing = mailing;
+        self
+    }
+
+    /// `hybrid`: thieves may steal once an origin task has mailed this many tasks (default:
+    /// the number of workers minus one, one task for each other worker) ...
+    pub fn steal_after_mails(mut self, mails: usize) -> Self {
+        self.steal_after_mails = Some(mails);
+        self
+    }
+
+    /// ... or once this long has passed since the origin task started (default
+    /// [`DEFAULT_STEAL_AFTER`](Self::DEFAULT_STEAL_AFTER)), whichever comes first.
+    pub fn steal_after(mut self, delay: Duration) -> Self {
+        self.steal_after = delay;
+        self
+    }
+
+    /// Records when each task starts, on which worker, relative to its origin task (an
+    /// `install` from outside the pool); read with [`ThreadPool::take_start_latencies`].
+    /// Off by default; when off it costs one predictable branch per task.
+    pub fn record_start_latency(mut self, on: bool) -> Self {
+        self.record_start_latency = on;
+        self
+    }
+
+    /// Pins each worker thread to one CPU of those the process may run on; off by default
+    /// (placement is left to the OS, as rayon does). Pinned pools take CPUs round-robin
+    /// from a process-wide counter, so two pools (or two 1-thread pools) do not all land
+    /// on the first CPU. Pinning can help a benchmark on a quiet machine; on a shared one it
+    /// keeps a worker from moving away from a busy CPU.
+    pub fn pin_threads(mut self, pin: bool) -> Self {
+        self.pin_threads = pin;
+        self
+    }
+
+    /// The worker threads' stack size in bytes (default: Rust's default).
+    pub fn stack_size(mut self, bytes: usize) -> Self {
+        self.stack_size = Some(bytes);
+        self
+    }
+
+    /// The worker threads' name prefix (default `splitsteal-<policy>`).
+    pub fn thread_name(mut self, prefix: impl Into<String>) -> Self {
+        self.thread_name = Some(prefix.into());
+        self
+    }
+
+    fn config(&self) -> Result<Config, BuildError> {
+        let num_threads = match self.num_threads {
+            0 => thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        if num_threads > MAX_THREADS {
+            return Err(BuildError::InvalidConfig(format!(
+                "num_threads({num_threads}): at most {MAX_THREADS} threads"
+            )));
+        }
+        if self.deque_capacity == 0 || self.deque_capacity > (u32::MAX as usize) {
+            return Err(BuildError::InvalidConfig(format!(
+                "deque_capacity({}): must be between 1 and {}",
+                self.deque_capacity,
+                u32::MAX
+            )));
+        }
+        if self.morsel_bytes < 64 || !self.morsel_bytes.is_power_of_two() {
+            return Err(BuildError::InvalidConfig(format!(
+                "morsel_bytes({}): must be a power of two of at least 64",
+                self.morsel_bytes
+            )));
+        }
+        let mail = MailPlan {
+            mailing: self.mailing,
+            gate_mails: self
+                .steal_after_mails
+                .unwrap_or(num_threads.saturating_sub(1)),
+            gate_delay: self.steal_after,
+        };
+        let signal = self.signal.unwrap_or_else(exposure::default_signal);
+        let plan = Plan::resolve(self.policy, self.hybrid_base, mail, signal)
+            .map_err(BuildError::InvalidConfig)?;
+        if let Some(signal) = plan.signal() {
+            exposure::install_handler(signal).map_err(BuildError::Signal)?;
+        }
+        Ok(Config {
+            plan,
+            record_start_latency: self.record_start_latency,
+            pin_threads: self.pin_threads,
+            num_threads,
+            deque_capacity: self.deque_capacity,
+            morsel_bytes: self.morsel_bytes,
+            spin_rounds: self.spin_rounds,
+        })
+    }
+
+    fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
+        let config = self.config()?;
+        crate::wakeup::prepare();
+        let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
+            .map(|index| LocalDeque::new(&config.plan, config.deque_capacity, index))
+            .unzip();
+        let name = self
+            .thread_name
+            .clone()
+            .unwrap_or_else(|| format!("splitsteal-{}", config.plan.policy));
+        let registry = Arc::new(Registry::new(config, remotes));
+        let mut handles = Vec::with_capacity(locals.len());
+        for (index, deque) in locals.into_iter().enumerate() {
+            let mut builder = thread::Builder::new().name(format!("{name}-{index}"));
+            if let Some(size) = self.stack_size {
+                builder = builder.stack_size(size);
+            }
+            let r = Arc::clone(&registry);
+            match builder.spawn(move || main_loop(r, index, deque)) {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    // Stop the workers already started (they are idle), then report.
+                    registry.terminate_partial(handles.len());
+                    for h in handles {
+                        let _ = h.join();
+                    }
+                    return Err(BuildError::Spawn(e));
+                }
+            }
+        }
+        // Signals may only be sent to published threads: wait until all are.
+        while !registry.all_started() {
+            thread::sleep(Duration::from_micros(50));
+        }
+        Ok((registry, handles))
+    }
+
+    /// Builds the pool; its threads are running when this returns.
+    pub fn build(self) -> Result<ThreadPool, BuildError> {
+        let (registry, handles) = self.build_registry()?;
+        Ok(ThreadPool { registry, handles })
+    }
+
+    /// Makes this configuration the global pool's (used by the free functions outside any
+    /// pool). Fails if the global pool already exists.
+    pub fn build_global(self) -> Result<(), BuildError> {
+        let mut result = Err(BuildError::GlobalAlreadyInitialized);
+        GLOBAL.get_or_init(|| match self.build_registry() {
+            Ok((registry, handles)) => {
+                // The global pool lives as long as the process; its threads are detached.
+                drop(handles);
+                result = Ok(());
+                Ok(registry)
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                result = Err(e);
+                Err(msg)
+            }
+        });
+        result
+    }
+}
+
+fn env_value(var: &'static str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(v) if v.trim().is_empty() => None,
+        Ok(v) => Some(v),
+        Err(std::env::VarError::NotPresent) => None,
+        Err(std::env::VarError::NotUnicode(v)) => Some(v.to_string_lossy().into_owned()),
+    }
+}
+
+static GLOBAL: OnceLock<Result<Arc<Registry>, String>> = OnceLock::new();
+
+/// The global pool, built on first use from the environment. An invalid environment is
+/// reported here, at the API boundary, with the variable's name and the valid values.
+pub(crate) fn global_registry() -> &'static Arc<Registry> {
+    let global = GLOBAL.get_or_init(|| {
+        ThreadPoolBuilder::from_env()
+            .and_then(ThreadPoolBuilder::build_registry)
+            .map(|(registry, handles)| {
+                drop(handles);
+                registry
+            })
+            .map_err(|e| e.to_string())
+    });
+    match global {
+        Ok(registry) => registry,
+        Err(message) => panic!("splitsteal: cannot start the global thread pool: {message}"),
+    }
+}
+
+/// A pool of worker threads that run fork-join work under one [`Policy`].
+///
+/// Dropping the pool stops and joins its threads (unless it is dropped on one of its own
+/// threads, which cannot join itself: then the threads are detached and exit on their own).
+pub struct ThreadPool {
+    registry: Arc<Registry>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl fmt::Debug for ThreadPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadPool")
+            .field("num_threads", &self.registry.num_threads())
+            .field("policy", &self.registry.policy())
+            .finish()
+    }
+}
+
+impl ThreadPool {
+    /// A pool with the default configuration ([`ThreadPoolBuilder::new`]).
+    pub fn new() -> Result<ThreadPool, BuildError> {
+        ThreadPoolBuilder::new().build()
+    }
+
+    /// Runs `op` on a worker of this pool and returns its result; `join`, `scope` and the
+    /// data-parallel primitives called inside run on this pool. A panic in `op` propagates.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.install(splitsteal::current_num_threads), 2);
+    /// ```
+    pub fn install<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send,
+    {
+        self.registry.in_worker(|_| op())
+    }
+
+    /// [`join`](fn@crate::join) on this pool.
+    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        self.registry
+            .in_worker(|worker| crate::join::join_on(worker, |_| a(), |_| b()))
+    }
+
+    /// [`scope`](fn@crate::scope) on this pool.
+    pub fn scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&crate::Scope<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.registry
+            .in_worker(|worker| crate::scope::scope_on(worker, op))
+    }
+
+    /// The number of worker threads.
+    pub fn current_num_threads(&self) -> usize {
+        self.registry.num_threads()
+    }
+
+    /// The pool's policy.
+    pub fn policy(&self) -> Policy {
+        self.registry.policy()
+    }
+
+    /// What the workers did since the pool was built or [`reset_stats`](Self::reset_stats)
+    /// was last called, summed over workers. Exact when the pool is idle.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::{Policy, ThreadPoolBuilder};
+    ///
+    /// fn fib(n: u64) -> u64 {
+    ///     if n < 2 { return n; }
+    ///     let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
+    ///     a + b
+    /// }
+    /// let pool = ThreadPoolBuilder::new().num_threads(1).policy(Policy::LcwsPoll).build().unwrap();
+    /// pool.install(|| fib(20));
+    /// pool.reset_stats();
+    /// pool.install(|| fib(20));
+    /// let stats = pool.stats();
+    /// // One worker, split deque: every join stays private. No CAS, no fence.
+    /// assert_eq!((stats.cas, stats.fences), (0, 0));
+    /// // Every join's second closure was a job (fib(20) makes 10,945 joins), plus the
+    /// // installed closure.
+    /// assert_eq!(stats.tasks, 10945 + 1);
+    /// ```
+    pub fn stats(&self) -> Stats {
+        self.registry.stats()
+    }
+
+    /// Makes [`stats`](Self::stats) count from zero again.
+    pub fn reset_stats(&self) {
+        self.registry.reset_stats()
+    }
+
+    /// The task starts recorded since the last call (see
+    /// [`ThreadPoolBuilder::record_start_latency`]); `None` when recording is off.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::ThreadPoolBuilder;
+    ///
+    /// let pool = ThreadPoolBuilder::new().num_threads(2).record_start_latency(true).build().unwrap();
+    /// pool.scope(|s| {
+    ///     for _ in 0..8 {
+    ///         s.spawn(|_| std::hint::black_box(()));
+    ///     }
+    /// });
+    /// let starts = pool.take_start_latencies().unwrap();
+    /// assert_eq!(starts.starts.len(), 8 + 1); // the eight tasks and the origin job
+    /// ```
+    pub fn take_start_latencies(&self) -> Option<StartLatencies> {
+        self.registry.latency.as_ref().map(|r| r.take())
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        self.registry.terminate();
+        let me = WorkerThread::current();
+        // SAFETY: a non-null current worker is this thread's own.
+        let on_own_thread =
+            unsafe { me.as_ref() }.is_some_and(|w| Arc::ptr_eq(&w.registry, &self.registry));
+        if on_own_thread {
+            return; // cannot join ourselves; the workers exit on their own
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+/// The number of worker threads of the pool the caller is in, else of the global pool.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+/// assert_eq!(pool.install(splitsteal::current_num_threads), 3);
+/// ```
+pub fn current_num_threads() -> usize {
+    let worker = WorkerThread::current();
+    // SAFETY: a non-null current worker is this thread's own.
+    match unsafe { worker.as_ref() } {
+        Some(w) => w.registry.num_threads(),
+        None => global_registry().num_threads(),
+    }
+}
+
+/// The worker index (0-based) of the calling thread in its pool, if it is a worker.
+pub fn current_thread_index() -> Option<usize> {
+    let worker = WorkerThread::current();
+    // SAFETY: a non-null current worker is this thread's own.
+    unsafe { worker.as_ref() }.map(|w| w.index)
+}
+
+/// [`ForkJoin`] for the splitsteal pool the calling thread is in (else the global pool):
+/// the context through which generic parallel code runs on splitsteal.
+///
+/// It is zero-sized: each `join` finds the current worker through a `const` thread-local
+/// (one TLS-relative load), which measured cheaper than passing a worker pointer down by
+/// `&mut` (that forces a stack slot per call).
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::{Current, ForkJoin, ThreadPoolBuilder};
+///
+/// fn sum<C: ForkJoin>(c: &mut C, v: &[u64]) -> u64 {
+///     if v.len() <= 1024 {
+///         return v.iter().sum();
+///     }
+///     let (l, r) = v.split_at(v.len() / 2);
+///     let (a, b) = c.join(|c| sum(c, l), |c| sum(c, r));
+///     a + b
+/// }
+/// let v: Vec<u64> = (0..100_000).collect();
+/// let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// assert_eq!(pool.install(|| sum(&mut Current, &v)), 4_999_950_000);
+/// ```
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Current;
+
+impl ForkJoin for Current {
+    #[inline(always)]
+    fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce(&mut Self) -> RA + Send,
+        B: FnOnce(&mut Self) -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        crate::join::join(|| a(&mut Current), || b(&mut Current))
+    }
+
+    fn num_threads(&self) -> usize {
+        current_num_threads()
+    }
+
+    fn morsel_bytes(&self) -> usize {
+        let worker = WorkerThread::current();
+        // SAFETY: a non-null current worker is this thread's own.
+        match unsafe { worker.as_ref() } {
+            Some(w) => w.registry.config.morsel_bytes,
+            None => global_registry().config.morsel_bytes,
+        }
+    }
+
+    fn split_hint(&self) -> Option<(usize, usize)> {
+        let worker = WorkerThread::current();
+        // SAFETY: a non-null current worker is this thread's own.
+        let worker = unsafe { worker.as_ref() }?;
+        crate::hybrid::split_hint(worker)
+    }
+}

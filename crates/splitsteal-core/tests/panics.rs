@@ -1,0 +1,79 @@
+//! A panic in a task reaches the caller after both sides finished; the pool stays usable.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use splitsteal_core::Policy;
+
+mod common;
+use common::fib;
+
+fn quiet<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    panic::catch_unwind(AssertUnwindSafe(f))
+}
+
+#[test]
+fn panics_propagate_after_both_sides_and_the_pool_stays_usable() {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    for &policy in Policy::ALL {
+        let pool = common::pool(2, policy);
+
+        // Panic in `a`: `b` still runs to completion before the panic arrives.
+        let b_done = AtomicBool::new(false);
+        let r = quiet(|| {
+            pool.install(|| {
+                splitsteal_core::join(
+                    || -> u64 { panic!("boom in a") },
+                    || {
+                        let v = fib(18);
+                        b_done.store(true, Ordering::SeqCst);
+                        v
+                    },
+                )
+            })
+        });
+        let msg = r.unwrap_err().downcast::<&str>().map(|b| *b).unwrap_or("?");
+        assert_eq!(msg, "boom in a", "{policy}");
+        assert!(b_done.load(Ordering::SeqCst), "{policy}: b did not finish");
+
+        // Panic in `b`, deep in a fork tree.
+        let a_done = AtomicBool::new(false);
+        let r = quiet(|| {
+            pool.install(|| {
+                splitsteal_core::join(
+                    || {
+                        let v = fib(18);
+                        a_done.store(true, Ordering::SeqCst);
+                        v
+                    },
+                    || splitsteal_core::join(|| fib(10), || -> u64 { panic!("boom in b") }),
+                )
+            })
+        });
+        assert!(r.is_err(), "{policy}");
+        assert!(a_done.load(Ordering::SeqCst), "{policy}: a did not finish");
+
+        // Panic in a spawned task: the scope still waits for all its tasks.
+        let ran = AtomicUsize::new(0);
+        let r = quiet(|| {
+            pool.scope(|s| {
+                for i in 0..20 {
+                    let ran = &ran;
+                    s.spawn(move |_| {
+                        ran.fetch_add(1, Ordering::SeqCst);
+                        if i == 7 {
+                            panic!("boom in spawn");
+                        }
+                    });
+                }
+            })
+        });
+        assert!(r.is_err(), "{policy}");
+        assert_eq!(ran.load(Ordering::SeqCst), 20, "{policy}");
+
+        // The pool still works.
+        assert_eq!(pool.install(|| fib(20)), 6765, "{policy}");
+    }
+    panic::set_hook(hook);
+}
