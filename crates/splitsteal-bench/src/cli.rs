@@ -1,10 +1,12 @@
 //! `splitsteal bench`: the command line of the suite.
 
+use std::error::Error;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use clap::Args;
+use clap::builder::PossibleValue;
+use clap::{Args, ValueEnum};
 
 use crate::html::{self, RunInfo};
 use crate::modes::{self, Env, Mode, ModeOutput};
@@ -40,7 +42,7 @@ pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, syncops, scaling, latency,
     /// multiprogram, or all.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "suite")]
-    pub mode: Vec<Mode>,
+    pub mode: Vec<ModeArg>,
 
     /// Small inputs and fewer repetitions: the suite takes under a minute (23 s measured).
     #[arg(long)]
@@ -90,6 +92,35 @@ pub struct BenchArgs {
     pub update_readme: Option<PathBuf>,
 }
 
+/// A `--mode` value: one experiment, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeArg {
+    /// One experiment.
+    One(Mode),
+    /// Every experiment, in run order.
+    All,
+}
+
+impl ValueEnum for ModeArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: OnceLock<Vec<ModeArg>> = OnceLock::new();
+        VARIANTS.get_or_init(|| {
+            let one = Mode::all().iter().map(|&m| ModeArg::One(m));
+            one.chain([ModeArg::All]).collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        match self {
+            ModeArg::One(m) => m.to_possible_value(),
+            ModeArg::All => Some(
+                PossibleValue::new("all")
+                    .help("All of the above (syncops reuses the suite's runs)"),
+            ),
+        }
+    }
+}
+
 fn parse_workload(s: &str) -> Result<String, String> {
     workloads::find(s).map(|w| w.name.to_string())
 }
@@ -109,18 +140,12 @@ fn parse_positive(s: &str) -> Result<usize, String> {
 pub fn list() -> String {
     use std::fmt::Write as _;
     let mut s = String::from("Modes (--mode):\n");
-    for m in [
-        Mode::Suite,
-        Mode::Syncops,
-        Mode::Scaling,
-        Mode::Latency,
-        Mode::Multiprogram,
-        Mode::All,
-    ] {
-        let help = clap::ValueEnum::to_possible_value(&m)
-            .and_then(|p| p.get_help().map(|h| h.to_string()))
-            .unwrap_or_default();
-        let _ = writeln!(s, "  {:<13} {help}", m.name());
+    for p in ModeArg::value_variants()
+        .iter()
+        .filter_map(ModeArg::to_possible_value)
+    {
+        let help = p.get_help().map(|h| h.to_string()).unwrap_or_default();
+        let _ = writeln!(s, "  {:<13} {help}", p.get_name());
     }
     s.push_str("\nWorkloads (--workload): name [group]: quick input | full input\n");
     for w in workloads::registry() {
@@ -150,12 +175,13 @@ pub fn select_schedulers(sel: &[SchedulerKind]) -> Vec<SchedulerKind> {
         .collect()
 }
 
-fn concrete_modes(sel: &[Mode]) -> Vec<Mode> {
-    let all = sel.contains(&Mode::All);
-    Mode::CONCRETE
+/// The experiments selected by `--mode`, in run order.
+fn concrete_modes(sel: &[ModeArg]) -> Vec<Mode> {
+    let all = sel.contains(&ModeArg::All);
+    Mode::all()
         .iter()
         .copied()
-        .filter(|m| all || sel.contains(m))
+        .filter(|&m| all || sel.contains(&ModeArg::One(m)))
         .collect()
 }
 
@@ -171,18 +197,35 @@ fn write_partial(out: &Path, partial: &Mutex<Vec<Record>>) {
 }
 
 /// Runs `splitsteal bench`.
-pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
     if args.list {
         print!("{}", list());
         return Ok(());
     }
     let start = Instant::now();
-    let kinds = select_schedulers(&args.policy);
-    let size = if args.quick { Size::Quick } else { Size::Full };
-    let modes_to_run = concrete_modes(&args.mode);
+    let modes = concrete_modes(&args.mode);
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let mut env = env(&args);
+    let planned: u64 = modes.iter().map(|m| m.planned_runs(&env, &modes)).sum();
+    let mut info = run_info(&env, &modes);
+    eprintln!("splitsteal bench: {}", info.settings.join("; "));
+    eprintln!("{planned} runs planned; report in {}", args.out.display());
+    env.progress = Progress::new(planned);
 
+    let Ran { outputs, timing } = run_modes(&env, &modes);
+    info.timing.push(wall_time(start.elapsed(), &timing));
+    write_reports(&args.out, &info, &outputs)?;
+    print_summary(&args.out, &info, &outputs);
+    if let Some(readme) = &args.update_readme {
+        update_readme(readme, &args.out, &info, &outputs)?;
+    }
+    Ok(())
+}
+
+/// The experiments' environment, with the hung-run watchdog started and the progress bar
+/// hidden (it is shown once the runs are counted).
+fn env(args: &BenchArgs) -> Env {
     let partial: Arc<Mutex<Vec<Record>>> = Arc::default();
     let watchdog = {
         let (out, partial) = (args.out.clone(), partial.clone());
@@ -190,108 +233,110 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
             write_partial(&out, &partial)
         })
     };
-    let mut env = Env {
-        size,
+    Env {
+        size: if args.quick { Size::Quick } else { Size::Full },
         seed: args.seed,
         reps: args.reps,
         warmup: args.warmup,
         workloads: (!args.workload.is_empty()).then(|| args.workload.clone()),
-        kinds: kinds.clone(),
+        kinds: select_schedulers(&args.policy),
         threads: (!args.threads.is_empty()).then(|| args.threads.clone()),
         pool_options: PoolOptions::default(),
         out: args.out.clone(),
         progress: Progress::hidden(),
         watchdog,
         partial,
-    };
-    let derive_syncops = modes_to_run.contains(&Mode::Suite);
-    let planned: u64 = modes_to_run
-        .iter()
-        .map(|m| match m {
-            Mode::Suite => modes::suite::planned_runs(&env),
-            Mode::Syncops if derive_syncops => 0,
-            Mode::Syncops => modes::syncops::planned_runs(&env),
-            Mode::Scaling => modes::scaling::planned_runs(&env),
-            Mode::Latency => modes::latency::planned_runs(&env),
-            Mode::Multiprogram => modes::multiprogram::planned_runs(&env),
-            Mode::All => 0,
-        })
-        .sum();
-    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
-    let mut info = RunInfo {
+    }
+}
+
+/// The facts at the top of every report; the timing is added after the runs.
+fn run_info(env: &Env, selected: &[Mode]) -> RunInfo {
+    let mode_names: Vec<&str> = selected.iter().map(|m| m.name()).collect();
+    let schedulers: Vec<&str> = env.kinds.iter().map(|k| k.name()).collect();
+    RunInfo {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         date: html::utc_now(),
         machine: html::machine(),
         revision: html::revision(),
         settings: vec![
             format!(
-                "modes: {}; size: {size}; warm-up {} + reps {} per cell (latency: {} runs); seed {:#x}",
-                modes_to_run.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
-                args.warmup,
+                "modes: {}; size: {}; warm-up {} + reps {} per cell (latency: {} runs); seed {:#x}",
+                mode_names.join(", "),
+                env.size,
+                env.warmup,
                 env.reps_or(1, modes::suite::REPS.1, modes::suite::REPS.2),
                 env.reps_or(1, 100, 100),
-                args.seed
+                env.seed
             ),
-            format!("schedulers: {}", names.join(", ")),
-            format!("splitsteal pools: {}", PoolOptions::default().describe()),
+            format!("schedulers: {}", schedulers.join(", ")),
+            format!("splitsteal pools: {}", env.pool_options.describe()),
         ],
         timing: Vec::new(),
-    };
-    eprintln!("splitsteal bench: {}", info.settings.join("; "));
-    eprintln!("{planned} runs planned; report in {}", args.out.display());
-    env.progress = Progress::new(planned);
+    }
+}
 
-    let mut outputs: Vec<(Mode, ModeOutput)> = Vec::new();
+/// What the modes produced, in run order.
+struct Ran {
+    /// Each mode's output.
+    outputs: Vec<(Mode, ModeOutput)>,
+    /// Each mode's wall time in seconds.
+    timing: Vec<(Mode, f64)>,
+}
+
+/// Runs the modes in order.
+fn run_modes(env: &Env, modes: &[Mode]) -> Ran {
+    let mut outputs = Vec::new();
     let mut timing = Vec::new();
-    for m in &modes_to_run {
+    for &m in modes {
         let t = Instant::now();
-        let out = match m {
-            Mode::Suite => modes::suite::run(&env),
-            Mode::Syncops => {
-                let suite = outputs
-                    .iter()
-                    .find(|(m, _)| *m == Mode::Suite)
-                    .map(|(_, o)| o.records.as_slice());
-                modes::syncops::run(&env, suite)
-            }
-            Mode::Scaling => modes::scaling::run(&env),
-            Mode::Latency => modes::latency::run(&env),
-            Mode::Multiprogram => modes::multiprogram::run(&env),
-            Mode::All => unreachable!("expanded"),
-        };
+        let out = m.run(env, &outputs);
         let secs = t.elapsed().as_secs_f64();
         env.progress
             .println(format!("{} done in {}", m.name(), fmt_secs(secs)));
-        timing.push((m.name(), secs));
-        outputs.push((*m, out));
+        timing.push((m, secs));
+        outputs.push((m, out));
     }
     env.progress.finish();
+    Ran { outputs, timing }
+}
 
-    let total = start.elapsed().as_secs_f64();
-    info.timing.push(format!(
+/// `wall time: <total> total (<mode> <time>, ...)`.
+fn wall_time(total: Duration, timing: &[(Mode, f64)]) -> String {
+    let per_mode: Vec<String> = timing
+        .iter()
+        .map(|(m, s)| format!("{} {}", m.name(), fmt_secs(*s)))
+        .collect();
+    format!(
         "wall time: {} total ({})",
-        fmt_secs(total),
-        timing
-            .iter()
-            .map(|(m, s)| format!("{m} {}", fmt_secs(*s)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
+        fmt_secs(total.as_secs_f64()),
+        per_mode.join(", ")
+    )
+}
+
+/// Writes results.json, results.csv, tables.md and index.html into `out`.
+fn write_reports(
+    out: &Path,
+    info: &RunInfo,
+    outputs: &[(Mode, ModeOutput)],
+) -> Result<(), Box<dyn Error>> {
     let records: Vec<Record> = outputs
         .iter()
         .flat_map(|(_, o)| o.records.iter().cloned())
         .collect();
-    write_results(&args.out, &records)?;
-    let md = html::markdown(&info, &outputs, "");
-    std::fs::write(args.out.join("tables.md"), &md)?;
-    html::write_index(&args.out, &info, &outputs)?;
+    write_results(out, &records)?;
+    std::fs::write(out.join("tables.md"), html::markdown(info, outputs, ""))?;
+    html::write_index(out, info, outputs)?;
+    Ok(())
+}
 
-    for (m, out) in &outputs {
+/// Prints every mode's notes and tables, the timing and where the report is.
+fn print_summary(out: &Path, info: &RunInfo, outputs: &[(Mode, ModeOutput)]) {
+    for (m, o) in outputs {
         println!("\n==== {} ====", m.name());
-        for n in &out.notes {
+        for n in &o.notes {
             println!("{n}");
         }
-        for t in &out.tables {
+        for t in &o.tables {
             println!("\n{}", t.to_text());
         }
     }
@@ -301,32 +346,36 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(
         "report: {} (results.json, results.csv, tables.md, {} plots)",
-        args.out.join("index.html").display(),
+        out.join("index.html").display(),
         outputs.iter().map(|(_, o)| o.plots.len()).sum::<usize>()
     );
+}
 
-    if let Some(readme) = &args.update_readme {
-        let dir = readme.parent().unwrap_or(Path::new("."));
-        let prefix = html::relative_path(dir, &args.out);
-        let prefix = format!("{}/", prefix.display());
-        let Some((_, suite)) = outputs.iter().find(|(m, _)| *m == Mode::Suite) else {
-            return Err("--update-readme needs the suite mode".into());
-        };
-        // The README gets the summaries and targets, not the full per-cell table.
-        let brief = ModeOutput {
-            records: Vec::new(),
-            tables: suite.tables.iter().skip(1).cloned().collect(),
-            plots: suite.plots.clone(),
-            notes: suite.notes.clone(),
-        };
-        let section = html::readme_section(&info, &brief, &prefix);
-        let text =
-            std::fs::read_to_string(readme).map_err(|e| format!("{}: {e}", readme.display()))?;
-        let new = html::replace_section(&text, &section)
-            .map_err(|e| format!("{}: {e}", readme.display()))?;
-        std::fs::write(readme, new)?;
-        println!("updated {}", readme.display());
-    }
+/// `--update-readme`: replaces the README's generated section with the suite's
+/// summaries, targets and plot links (not the full per-cell table).
+fn update_readme(
+    readme: &Path,
+    out: &Path,
+    info: &RunInfo,
+    outputs: &[(Mode, ModeOutput)],
+) -> Result<(), Box<dyn Error>> {
+    let Some(suite) = modes::output_of(outputs, Mode::Suite) else {
+        return Err("--update-readme needs the suite mode".into());
+    };
+    let brief = ModeOutput {
+        records: Vec::new(),
+        tables: suite.tables.iter().skip(1).cloned().collect(),
+        plots: suite.plots.clone(),
+        notes: suite.notes.clone(),
+    };
+    let dir = readme.parent().unwrap_or(Path::new("."));
+    let prefix = format!("{}/", html::relative_path(dir, out).display());
+    let section = html::readme_section(info, &brief, &prefix);
+    let text = std::fs::read_to_string(readme).map_err(|e| format!("{}: {e}", readme.display()))?;
+    let new =
+        html::replace_section(&text, &section).map_err(|e| format!("{}: {e}", readme.display()))?;
+    std::fs::write(readme, new)?;
+    println!("updated {}", readme.display());
     Ok(())
 }
 
@@ -352,7 +401,7 @@ mod tests {
     #[test]
     fn defaults() {
         let a = parse(&[]).unwrap();
-        assert_eq!(a.mode, vec![Mode::Suite]);
+        assert_eq!(a.mode, vec![ModeArg::One(Mode::Suite)]);
         assert!(!a.quick && a.workload.is_empty() && a.policy.is_empty());
         assert_eq!(a.out, PathBuf::from("bench-report"));
         assert_eq!(a.warmup, 1);
@@ -376,7 +425,10 @@ mod tests {
             "x",
         ])
         .unwrap();
-        assert_eq!(a.mode, vec![Mode::Suite, Mode::Latency]);
+        assert_eq!(
+            a.mode,
+            vec![ModeArg::One(Mode::Suite), ModeArg::One(Mode::Latency)]
+        );
         assert_eq!(a.workload, vec!["fib", "cilksort"]);
         assert_eq!(a.policy.len(), 4);
         assert_eq!(a.threads, vec![1, 2]);
@@ -435,10 +487,29 @@ mod tests {
     }
 
     #[test]
-    fn modes_expand() {
-        assert_eq!(concrete_modes(&[Mode::All]).len(), 5);
+    fn mode_names_are_their_cli_values() {
+        for m in Mode::all() {
+            assert_eq!(m.to_possible_value().unwrap().get_name(), m.name());
+        }
+    }
+
+    #[test]
+    fn syncops_plans_no_runs_of_its_own_with_the_suite() {
+        let env =
+            env(&parse(&["--quick", "--workload", "fib", "--policy", "lcws-signal"]).unwrap());
+        assert!(Mode::Syncops.planned_runs(&env, &[Mode::Syncops]) > 0);
         assert_eq!(
-            concrete_modes(&[Mode::Latency, Mode::Suite]),
+            Mode::Syncops.planned_runs(&env, &[Mode::Suite, Mode::Syncops]),
+            0
+        );
+    }
+
+    #[test]
+    fn modes_expand() {
+        assert_eq!(concrete_modes(&[ModeArg::All]), Mode::all());
+        assert_eq!(Mode::all().len(), 5);
+        assert_eq!(
+            concrete_modes(&[ModeArg::One(Mode::Latency), ModeArg::One(Mode::Suite)]),
             vec![Mode::Suite, Mode::Latency]
         );
     }

@@ -24,7 +24,8 @@ pub mod scaling;
 pub mod suite;
 pub mod syncops;
 
-/// An experiment.
+/// An experiment. `--mode` also takes `all` ([`crate::cli::ModeArg`]), which is a
+/// selection of these, not an experiment of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
 pub enum Mode {
     /// Every workload, every scheduler, 1 and 2 threads: medians, speedups, ratio to rayon.
@@ -37,31 +38,85 @@ pub enum Mode {
     Latency,
     /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (ABP paper); 2 workers on 1 CPU vs 1 worker (issue 10).
     Multiprogram,
-    /// All of the above (syncops reuses the suite's runs).
-    All,
+}
+
+/// What a mode is: its name, the runs it plans and how it runs.
+struct Spec {
+    /// The `--mode` value.
+    name: &'static str,
+    /// The timed runs it will make (for the progress bar), given every mode selected.
+    planned_runs: fn(&Env, &[Mode]) -> u64,
+    /// Runs it, given the outputs of the modes that ran before it.
+    run: fn(&Env, &[(Mode, ModeOutput)]) -> ModeOutput,
 }
 
 impl Mode {
-    /// The mode's name.
-    pub fn name(self) -> &'static str {
+    /// Every mode, in run order (the declaration order: the suite runs before syncops,
+    /// which reads its records).
+    pub fn all() -> &'static [Mode] {
+        Mode::value_variants()
+    }
+
+    /// The one place that maps a mode to its name and behaviour.
+    fn spec(self) -> Spec {
         match self {
-            Mode::Suite => "suite",
-            Mode::Syncops => "syncops",
-            Mode::Scaling => "scaling",
-            Mode::Latency => "latency",
-            Mode::Multiprogram => "multiprogram",
-            Mode::All => "all",
+            Mode::Suite => Spec {
+                name: "suite",
+                planned_runs: |env, _| suite::planned_runs(env),
+                run: |env, _| suite::run(env),
+            },
+            // With the suite selected, syncops reads the suite's records: no runs of its own.
+            Mode::Syncops => Spec {
+                name: "syncops",
+                planned_runs: |env, selected| {
+                    if selected.contains(&Mode::Suite) {
+                        0
+                    } else {
+                        syncops::planned_runs(env)
+                    }
+                },
+                run: |env, earlier| {
+                    let suite = output_of(earlier, Mode::Suite).map(|o| o.records.as_slice());
+                    syncops::run(env, suite)
+                },
+            },
+            Mode::Scaling => Spec {
+                name: "scaling",
+                planned_runs: |env, _| scaling::planned_runs(env),
+                run: |env, _| scaling::run(env),
+            },
+            Mode::Latency => Spec {
+                name: "latency",
+                planned_runs: |env, _| latency::planned_runs(env),
+                run: |env, _| latency::run(env),
+            },
+            Mode::Multiprogram => Spec {
+                name: "multiprogram",
+                planned_runs: |env, _| multiprogram::planned_runs(env),
+                run: |env, _| multiprogram::run(env),
+            },
         }
     }
 
-    /// The concrete modes, in run order.
-    pub const CONCRETE: [Mode; 5] = [
-        Mode::Suite,
-        Mode::Syncops,
-        Mode::Scaling,
-        Mode::Latency,
-        Mode::Multiprogram,
-    ];
+    /// The mode's name.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The timed runs the mode will make when `selected` (which includes it) run together.
+    pub fn planned_runs(self, env: &Env, selected: &[Mode]) -> u64 {
+        (self.spec().planned_runs)(env, selected)
+    }
+
+    /// Runs the mode; `earlier` are the outputs of the modes that ran before it.
+    pub fn run(self, env: &Env, earlier: &[(Mode, ModeOutput)]) -> ModeOutput {
+        (self.spec().run)(env, earlier)
+    }
+}
+
+/// The output of `mode` among `outputs`, if it ran.
+pub fn output_of(outputs: &[(Mode, ModeOutput)], mode: Mode) -> Option<&ModeOutput> {
+    outputs.iter().find(|(m, _)| *m == mode).map(|(_, o)| o)
 }
 
 /// A plot file with its caption.
