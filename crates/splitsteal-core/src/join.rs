@@ -13,10 +13,10 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::hybrid;
+use crate::hybrid::{self, HybridLocal};
 use crate::job::StackJob;
 use crate::latch::JoinLatch;
-use crate::local::{AnyOwned, LocalDeque, OwnDeque, Owned};
+use crate::local::{AnyOwned, OwnDeque, Owned};
 use crate::worker::WorkerThread;
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
@@ -70,32 +70,66 @@ where
     } else if let Some(deque) = worker.deque.polled(worker) {
         join_pushed(deque, a, b)
     } else {
-        join_elsewhere(worker, &worker.deque, a, b)
+        join_elsewhere(worker, a, b)
     }
 }
 
 /// `join` on the classical deques and under `hybrid` (out of line: the LCWS paths above
-/// stay small): one dispatch on `deque`.
+/// stay small).
 #[inline(never)]
-fn join_elsewhere<A, B, RA, RB>(worker: &WorkerThread, deque: &LocalDeque, a: A, b: B) -> (RA, RB)
+fn join_elsewhere<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce(&WorkerThread) -> RA + Send,
     B: FnOnce(&WorkerThread) -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    match deque.owned(worker) {
+    match worker.deque.owned(worker) {
+        AnyOwned::Mailing(_, h) => match hybrid::fork_ranges(worker, h) {
+            Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
+            // A task whose range is this worker alone (most forks, once the ranges are
+            // cut down) forks on the base deque, in this frame.
+            None => join_owned(worker, h.base().owned(worker), a, b),
+        },
+        // Here the deque lies at a fixed offset from `worker`: no second pointer to keep
+        // in a register.
+        owned => join_owned(worker, owned, a, b),
+    }
+}
+
+/// One dispatch on the handle, then the join compiled for its deque.
+#[inline(always)]
+fn join_owned<A, B, RA, RB>(worker: &WorkerThread, owned: AnyOwned<'_>, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    match owned {
         AnyOwned::ChaseLev(deque) => join_pushed(deque, a, b),
         AnyOwned::Abp(deque) => join_pushed(deque, a, b),
         AnyOwned::Locked(deque) => join_pushed(deque, a, b),
         // `hybrid` on a split base deque.
         AnyOwned::SplitSignalled(deque) => join_pushed(deque, a, b),
         AnyOwned::SplitPolled(deque) => join_pushed(deque, a, b),
-        AnyOwned::Mailing(_, h) => match hybrid::fork_ranges(worker, h) {
-            Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
-            // A task whose range is this worker alone forks on the base deque.
-            None => join_elsewhere(worker, h.base(), a, b),
-        },
+        // A base deque is never `Mailing` (the plan refuses `hybrid` on `hybrid`); if it
+        // were, it would mail its own forks, out of line.
+        AnyOwned::Mailing(_, h) => join_nested_mailing(worker, h, a, b),
+    }
+}
+
+#[inline(never)]
+fn join_nested_mailing<A, B, RA, RB>(worker: &WorkerThread, h: &HybridLocal, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    match hybrid::fork_ranges(worker, h) {
+        Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
+        None => join_owned(worker, h.base().owned(worker), a, b),
     }
 }
 
@@ -134,8 +168,7 @@ where
     };
 
     // The common case: `b` is where we left it and comes back at the first pop.
-    let ra = deque.answer_polls(ra);
-    let first = deque.take_unpolled();
+    let (ra, first) = deque.take_keeping(ra);
     if first == Some(job_b_ref) {
         worker.task_starts();
         // SAFETY: popped back, so nobody else has it.

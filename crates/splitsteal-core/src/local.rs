@@ -42,6 +42,16 @@ pub(crate) struct Owned<'w, D, const POLLS: bool> {
     deque: &'w UnsafeCell<D>,
 }
 
+// `Copy` (two references, passed in registers) whatever `D` is: not derived, which would
+// ask `D: Copy`.
+impl<D, const POLLS: bool> Clone for Owned<'_, D, POLLS> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D, const POLLS: bool> Copy for Owned<'_, D, POLLS> {}
+
 /// Whichever deque the worker owns, as a typed handle.
 pub(crate) enum AnyOwned<'w> {
     SplitSignalled(Owned<'w, Split<JobRef>, false>),
@@ -104,27 +114,31 @@ impl<'w, D: OwnDeque, const POLLS: bool> Owned<'w, D, POLLS> {
     /// Pops the newest local job (answering a poll request first, under `lcws-poll`).
     #[inline(always)]
     pub(crate) fn take(&self) -> Option<JobRef> {
-        if POLLS {
-            self.worker.answer_polls(());
-        }
-        self.take_unpolled()
+        self.take_keeping(()).1
     }
 
-    /// Under `lcws-poll`, answers a poll request if one is posted; returns `keep`. (`join`
-    /// passes its first result through, so that the cold call need not preserve it in a
-    /// register the whole hot path would have to save.)
+    /// `take`, handing `keep` back beside the job. `join` passes its first result through:
+    /// the rare poll answer is then one cold call that also pops, so nothing (neither the
+    /// result nor this handle) has to live across a call in a register the whole hot path
+    /// would save and restore.
     #[inline(always)]
-    pub(crate) fn answer_polls<R>(&self, keep: R) -> R {
-        if POLLS {
-            self.worker.answer_polls(keep)
-        } else {
-            keep
+    pub(crate) fn take_keeping<R>(&self, keep: R) -> (R, Option<JobRef>) {
+        if POLLS && self.worker.polled() {
+            return (*self).answer_then_take(keep);
         }
+        (keep, self.take_unpolled())
     }
 
-    /// Pops the newest local job, without answering poll requests (see `answer_polls`).
+    #[cold]
+    #[inline(never)]
+    fn answer_then_take<R>(self, keep: R) -> (R, Option<JobRef>) {
+        self.worker.answer_polls();
+        (keep, self.take_unpolled())
+    }
+
+    /// Pops the newest local job, without looking at poll requests.
     #[inline(always)]
-    pub(crate) fn take_unpolled(&self) -> Option<JobRef> {
+    fn take_unpolled(&self) -> Option<JobRef> {
         self.with(|d| match d.pop_hot() {
             Some(job) => Some(job),
             None => d.pop_cold(),

@@ -158,22 +158,15 @@ impl WorkerThread {
         }
     }
 
-    /// `lcws-poll`, before a pop: answers a thief's poll request if one is posted, and
-    /// returns `keep` (see `Owned::answer_polls`).
+    /// `lcws-poll`, before a pop: is something wanted from this worker (one plain load)?
     #[inline(always)]
-    pub(crate) fn answer_polls<R>(&self, keep: R) -> R {
-        if self.wanted().is_set() {
-            self.answer_wants_keeping(keep)
-        } else {
-            keep
-        }
+    pub(crate) fn polled(&self) -> bool {
+        self.wanted().is_set()
     }
 
-    #[cold]
-    #[inline(never)]
-    fn answer_wants_keeping<R>(&self, keep: R) -> R {
+    /// `lcws-poll`, before a pop that found `polled`: answers the request.
+    pub(crate) fn answer_polls(&self) {
         self.answer_wants();
-        keep
     }
 
     /// Answers what thieves want: a poll request or a sleeper's standing request gets one
