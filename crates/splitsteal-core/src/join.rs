@@ -85,14 +85,7 @@ where
     RB: Send,
 {
     match worker.deque.owned(worker) {
-        AnyOwned::Mailing(_, h) => match hybrid::fork_ranges(worker, h) {
-            Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
-            // A task whose range is this worker alone (most forks, once the ranges are
-            // cut down) forks on the base deque, in this frame.
-            None => join_owned(worker, h.base().owned(worker), a, b),
-        },
-        // Here the deque lies at a fixed offset from `worker`: no second pointer to keep
-        // in a register.
+        AnyOwned::Mailing(_, h) => join_mailing_or_base(worker, h, a, b),
         owned => join_owned(worker, owned, a, b),
     }
 }
@@ -119,8 +112,16 @@ where
     }
 }
 
-#[inline(never)]
-fn join_nested_mailing<A, B, RA, RB>(worker: &WorkerThread, h: &HybridLocal, a: A, b: B) -> (RA, RB)
+/// `hybrid`: mail `b` when the worker's range spans several workers; otherwise (most
+/// forks, once the ranges are cut down) a plain join on the base deque, in the caller's
+/// frame.
+#[inline(always)]
+fn join_mailing_or_base<A, B, RA, RB>(
+    worker: &WorkerThread,
+    h: &HybridLocal,
+    a: A,
+    b: B,
+) -> (RA, RB)
 where
     A: FnOnce(&WorkerThread) -> RA + Send,
     B: FnOnce(&WorkerThread) -> RB + Send,
@@ -131,6 +132,17 @@ where
         Some(ranges) => hybrid::join_mailing(worker, ranges, a, b),
         None => join_owned(worker, h.base().owned(worker), a, b),
     }
+}
+
+#[inline(never)]
+fn join_nested_mailing<A, B, RA, RB>(worker: &WorkerThread, h: &HybridLocal, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(&WorkerThread) -> RA + Send,
+    B: FnOnce(&WorkerThread) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    join_mailing_or_base(worker, h, a, b)
 }
 
 /// The real fork: push `b`, run `a`, take `b` back or wait for its thief.

@@ -123,7 +123,7 @@ impl<'w, D: OwnDeque, const POLLS: bool> Owned<'w, D, POLLS> {
     /// would save and restore.
     #[inline(always)]
     pub(crate) fn take_keeping<R>(&self, keep: R) -> (R, Option<JobRef>) {
-        if POLLS && self.worker.polled() {
+        if POLLS && self.worker.is_wanted() {
             return (*self).answer_then_take(keep);
         }
         (keep, self.take_unpolled())
@@ -132,7 +132,7 @@ impl<'w, D: OwnDeque, const POLLS: bool> Owned<'w, D, POLLS> {
     #[cold]
     #[inline(never)]
     fn answer_then_take<R>(self, keep: R) -> (R, Option<JobRef>) {
-        self.worker.answer_polls();
+        self.worker.answer_wants();
         (keep, self.take_unpolled())
     }
 

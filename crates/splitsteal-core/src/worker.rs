@@ -153,20 +153,16 @@ impl WorkerThread {
         // The push's deque store before the load below (the light half of the asymmetric
         // fence: see `crate::wakeup`).
         light_fence();
-        if self.wanted().is_set() {
+        if self.is_wanted() {
             self.answer_wants();
         }
     }
 
-    /// `lcws-poll`, before a pop: is something wanted from this worker (one plain load)?
+    /// Whether a thief or a sleeper wants something from this worker: one plain load
+    /// (checked after a push, and under `lcws-poll` before a pop).
     #[inline(always)]
-    pub(crate) fn polled(&self) -> bool {
+    pub(crate) fn is_wanted(&self) -> bool {
         self.wanted().is_set()
-    }
-
-    /// `lcws-poll`, before a pop that found `polled`: answers the request.
-    pub(crate) fn answer_polls(&self) {
-        self.answer_wants();
     }
 
     /// Answers what thieves want: a poll request or a sleeper's standing request gets one
@@ -176,7 +172,7 @@ impl WorkerThread {
     /// outside any signal handler.
     #[cold]
     #[inline(never)]
-    fn answer_wants(&self) {
+    pub(crate) fn answer_wants(&self) {
         if self.deque.is_empty() {
             count_rmw(Side::Scheduler);
             self.wanted().clear(Wanted::POLL_REQUEST);
