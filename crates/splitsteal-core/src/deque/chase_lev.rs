@@ -499,20 +499,7 @@ mod tests {
 
     #[test]
     fn lifo_for_the_owner_fifo_for_thieves() {
-        let mut d: ChaseLev<NonZeroUsize> = ChaseLev::with_capacity(4);
-        let s = d.stealer();
-        assert_eq!(s.steal(), Steal::Empty);
-        for i in 1..=4 {
-            d.push(t(i)).unwrap();
-        }
-        assert_eq!(d.len(), 4);
-        assert_eq!(s.steal(), Steal::Success(t(1)));
-        assert_eq!(s.steal(), Steal::Success(t(2)));
-        assert_eq!(d.pop(), Some(t(4)));
-        assert_eq!(d.pop(), Some(t(3)));
-        assert_eq!(d.pop(), None);
-        assert_eq!(s.steal(), Steal::Empty);
-        assert!(s.is_empty() && d.is_empty());
+        testkit::lifo_for_the_owner_fifo_for_thieves(ChaseLev::with_capacity(4), 4);
     }
 
     #[test]

@@ -199,21 +199,7 @@ mod tests {
 
     #[test]
     fn lifo_for_the_owner_fifo_for_thieves() {
-        let mut d: Locked<NonZeroUsize> = Locked::with_capacity(1);
-        let s = d.stealer();
-        assert_eq!(s.steal(), Steal::Empty);
-        assert!(s.is_empty());
-        for i in 1..=5 {
-            d.push(t(i)).unwrap();
-        }
-        assert_eq!(d.len(), 5);
-        assert_eq!(s.steal(), Steal::Success(t(1)));
-        assert_eq!(s.steal(), Steal::Success(t(2)));
-        assert_eq!(d.pop(), Some(t(5)));
-        assert_eq!(d.pop(), Some(t(4)));
-        assert_eq!(d.pop(), Some(t(3)));
-        assert_eq!(d.pop(), None);
-        assert!(d.is_empty());
+        testkit::lifo_for_the_owner_fifo_for_thieves(Locked::with_capacity(1), 5);
     }
 
     #[test]

@@ -251,6 +251,29 @@ pub(crate) mod testkit {
         NonZeroUsize::new(i).unwrap()
     }
 
+    /// The deque contract on one thread: with tasks `1..=n` pushed (`n >= 3`), thieves take
+    /// the oldest (1, 2), the owner the newest (n down to 3), then both see it empty.
+    pub(crate) fn lifo_for_the_owner_fifo_for_thieves<O: Owner<NonZeroUsize>>(
+        mut owner: O,
+        n: usize,
+    ) {
+        let s = owner.stealer();
+        assert_eq!(s.steal(), Steal::Empty);
+        assert!(s.is_empty());
+        for i in 1..=n {
+            owner.push(t(i)).unwrap();
+        }
+        assert_eq!(owner.len(), n);
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(s.steal(), Steal::Success(t(2)));
+        for i in (3..=n).rev() {
+            assert_eq!(owner.pop(), Some(t(i)));
+        }
+        assert_eq!(owner.pop(), None);
+        assert_eq!(s.steal(), Steal::Empty);
+        assert!(s.is_empty() && owner.is_empty());
+    }
+
     /// Two thieves steal from `owner` while `drive` pushes the tasks `1..=n` (and may pop
     /// some into its vector); then the owner drains the rest. Every task must be taken
     /// exactly once, by someone.
