@@ -11,6 +11,7 @@
 //!    (pushed by a scope inside `a`) is run. Nothing left means a thief took `b`: run other
 //!    work (steal) until `b`'s latch is set, then take its result (or its panic).
 
+use std::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::hybrid::{self, HybridLocal};
@@ -53,6 +54,74 @@ where
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
     join_on(unsafe { &*worker }, |_| a(), |_| b())
+}
+
+/// What a closure of [`join_context`] learns about where it runs.
+#[derive(Debug)]
+pub struct FnContext {
+    migrated: bool,
+    /// Not `Send`: the context describes the thread it was given on.
+    _marker: PhantomData<*const ()>,
+}
+
+impl FnContext {
+    fn new(migrated: bool) -> Self {
+        FnContext {
+            migrated,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Whether the closure runs on another thread than the one that called
+    /// [`join_context`]: the second closure was stolen, or the call came from outside the
+    /// pool (then both closures run on a worker). Adaptive splitting uses it: a stolen
+    /// half is worth splitting again.
+    #[inline]
+    pub fn migrated(&self) -> bool {
+        self.migrated
+    }
+}
+
+/// [`join`], where each closure receives a [`FnContext`] saying whether it
+/// [migrated](FnContext::migrated) to another thread.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// // One worker: nobody can steal the second closure.
+/// let (a, b) = pool.install(|| splitsteal::join_context(|ca| ca.migrated(), |cb| cb.migrated()));
+/// assert_eq!((a, b), (false, false));
+/// // From outside any pool both closures run on a worker of the global pool.
+/// let (a, b) = splitsteal::join_context(|ca| ca.migrated(), |cb| cb.migrated());
+/// assert_eq!((a, b), (true, true));
+/// ```
+#[inline]
+pub fn join_context<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let worker = WorkerThread::current();
+    if worker.is_null() {
+        return crate::pool::global_registry().in_worker(|worker| {
+            join_on(
+                worker,
+                |_| a(FnContext::new(true)),
+                |_| b(FnContext::new(true)),
+            )
+        });
+    }
+    // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
+    let worker = unsafe { &*worker };
+    // `b` runs on this pool (popped back here, or stolen by another of its workers).
+    let joiner = worker.index;
+    join_on(
+        worker,
+        |_| a(FnContext::new(false)),
+        move |runner| b(FnContext::new(runner.index != joiner)),
+    )
 }
 
 /// `join` on the calling thread's worker: one dispatch on its deque, then a path compiled

@@ -4,7 +4,8 @@
 //!   closure was stolen, a scope, an `install` from another pool); setting it wakes the
 //!   worker if it went to sleep.
 //! - [`LockLatch`]: a thread outside the pool blocks on it (`install` from outside).
-//! - [`CountLatch`]: a scope's count of unfinished spawned jobs.
+//! - [`CountLatch`]: a scope's count of unfinished spawned jobs (its owner, a worker or a
+//!   thread outside the pool, waits as above).
 //!
 //! A latch is usually on the waiter's stack: once it is set the waiter may return and
 //! free it, so `set` takes a raw pointer and touches nothing through it after the store.
@@ -153,8 +154,9 @@ impl LockLatch {
 
 impl Latch for LockLatch {
     unsafe fn set(this: *const Self) {
-        // SAFETY: `LockLatch`es are thread-locals of the waiting thread, which cannot exit
-        // while it waits, so `*this` stays valid through the notification.
+        // SAFETY: the waiting thread owns `*this` (a thread-local, or a scope on its stack)
+        // and returns from `wait_and_reset` only after taking the lock that we hold until
+        // our last access, so `*this` stays valid through the notification.
         let this = unsafe { &*this };
         count_rmw(Side::Scheduler);
         let mut done = this.done.lock().unwrap_or_else(|e| e.into_inner());
@@ -164,28 +166,44 @@ impl Latch for LockLatch {
 }
 
 /// A scope's latch: set when the count of unfinished jobs (plus one for the scope's own
-/// body) reaches zero; then wakes the scope's owner if it sleeps.
+/// body) reaches zero; then wakes the scope's owner: a worker (which waits while working)
+/// or a thread outside any pool (which blocks).
 pub(crate) struct CountLatch {
     counter: AtomicUsize,
     set: AtomicBool,
+    owner: CountOwner,
+}
+
+enum CountOwner {
     /// Owned, so that the last job can still wake the owner after the store that lets the
     /// owner return (the clone made in `set` keeps the registry alive through the wake).
-    registry: Arc<Registry>,
-    owner: usize,
+    Worker {
+        registry: Arc<Registry>,
+        index: usize,
+    },
+    Thread(LockLatch),
 }
 
 impl CountLatch {
-    pub(crate) fn new(registry: Arc<Registry>, owner: usize) -> Self {
+    /// A latch worker `owner` waits on while working (`WorkerThread::wait_until`).
+    pub(crate) fn for_worker(owner: &WorkerThread) -> Self {
+        CountLatch::with_owner(CountOwner::Worker {
+            registry: Arc::clone(&owner.registry),
+            index: owner.index,
+        })
+    }
+
+    /// A latch a thread outside any pool blocks on (`wait_blocking`).
+    pub(crate) fn for_thread() -> Self {
+        CountLatch::with_owner(CountOwner::Thread(LockLatch::default()))
+    }
+
+    fn with_owner(owner: CountOwner) -> Self {
         CountLatch {
             counter: AtomicUsize::new(1),
             set: AtomicBool::new(false),
-            registry,
             owner,
         }
-    }
-
-    pub(crate) fn registry(&self) -> &Arc<Registry> {
-        &self.registry
     }
 
     /// One more job to wait for.
@@ -194,6 +212,16 @@ impl CountLatch {
         // Relaxed: the job holding this increment is published (pushed) afterwards, and the
         // decrement that reaches zero is AcqRel.
         self.counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Waits until the latch is set: a worker owner runs other work meanwhile, a thread
+    /// owner blocks.
+    pub(crate) fn wait(&self, owner: Option<&WorkerThread>) {
+        match (&self.owner, owner) {
+            (CountOwner::Worker { .. }, Some(worker)) => worker.wait_until(self),
+            (CountOwner::Thread(latch), None) => latch.wait_and_reset(),
+            _ => unreachable!("a scope is waited on by the thread that made it"),
+        }
     }
 }
 
@@ -208,17 +236,25 @@ impl Probe for CountLatch {
 impl Latch for CountLatch {
     unsafe fn set(this: *const Self) {
         count_rmw(Side::Scheduler);
-        // SAFETY: the owner frees `*this` only after observing `set`; everything used after
-        // that store is copied out before it.
+        // SAFETY: the owner frees `*this` only after observing `set` (a worker) or after
+        // the lock latch's lock is released (a thread); everything used after that is
+        // copied out before it.
         unsafe {
             // AcqRel: the last decrement sees every job's writes and publishes them.
-            if (*this).counter.fetch_sub(1, Ordering::AcqRel) == 1 {
-                let registry = Arc::clone(&(*this).registry);
-                let owner = (*this).owner;
-                count_rmw(Side::Scheduler);
-                // SeqCst: Dekker with the sleeping owner, as in `WorkerLatch::set`.
-                (*this).set.store(true, Ordering::SeqCst);
-                registry.sleep.wake_worker(owner);
+            if (*this).counter.fetch_sub(1, Ordering::AcqRel) != 1 {
+                return;
+            }
+            match &(*this).owner {
+                CountOwner::Worker { registry, index } => {
+                    let registry = Arc::clone(registry);
+                    let index = *index;
+                    count_rmw(Side::Scheduler);
+                    // SeqCst: Dekker with the sleeping owner, as in `WorkerLatch::set`.
+                    (*this).set.store(true, Ordering::SeqCst);
+                    registry.sleep.wake_worker(index);
+                }
+                // The blocked owner returns only once it holds the lock this releases.
+                CountOwner::Thread(latch) => LockLatch::set(latch),
             }
         }
     }

@@ -30,11 +30,13 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod broadcast;
 pub mod deque;
 mod exposure;
 pub mod fork;
 mod hybrid;
 mod job;
+mod job_queue;
 pub mod join;
 mod latch;
 pub mod latency;
@@ -46,22 +48,27 @@ pub mod pool;
 mod registry;
 pub mod scope;
 mod sleep;
+mod spawn;
 pub mod stats;
 mod sync;
 mod wakeup;
 mod worker;
+mod yielding;
 
+pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
-pub use join::join;
+pub use join::{join, join_context, FnContext};
 pub use latency::{StartLatencies, TaskStart};
 pub use plan::Mailing;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
     current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
 };
-pub use scope::{scope, Scope};
+pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
+pub use spawn::{spawn, spawn_fifo};
 pub use stats::{Stats, SyncCounts};
+pub use yielding::{yield_local, yield_now, Yield};
 
 /// Task proxies currently allocated by `hybrid` pools, process-wide (a leak check for
 /// splitsteal's own tests; zero whenever every pool is idle). Only with the

@@ -423,10 +423,12 @@ pub(crate) fn global_registry() -> &'static Arc<Registry> {
 
 /// A pool of worker threads that run fork-join work under one [`Policy`].
 ///
-/// Dropping the pool stops and joins its threads (unless it is dropped on one of its own
-/// threads, which cannot join itself: then the threads are detached and exit on their own).
+/// Dropping the pool stops and joins its threads, unless jobs [spawned](Self::spawn) on it
+/// are still pending: those still run, and the threads exit when the last has finished
+/// (as in rayon). A pool dropped on one of its own threads cannot join itself either: its
+/// threads exit on their own.
 pub struct ThreadPool {
-    registry: Arc<Registry>,
+    pub(crate) registry: Arc<Registry>,
     handles: Vec<JoinHandle<()>>,
 }
 
@@ -471,16 +473,6 @@ impl ThreadPool {
     {
         self.registry
             .in_worker(|worker| crate::join::join_on(worker, |_| a(), |_| b()))
-    }
-
-    /// [`scope`](fn@crate::scope) on this pool.
-    pub fn scope<'scope, OP, R>(&self, op: OP) -> R
-    where
-        OP: FnOnce(&crate::Scope<'scope>) -> R + Send,
-        R: Send,
-    {
-        self.registry
-            .in_worker(|worker| crate::scope::scope_on(worker, op))
     }
 
     /// The number of worker threads.
@@ -547,14 +539,19 @@ impl ThreadPool {
 }
 
 impl Drop for ThreadPool {
+    /// Lets the workers stop once the last spawned job has finished. With none pending
+    /// they stop now, and the threads are joined (unless the pool is dropped on one of its
+    /// own threads, which cannot join itself). With spawned jobs pending, the threads are
+    /// left to finish them and exit on their own: joining could wait forever for a job
+    /// that waits on the dropping thread (rayon does not join either).
     fn drop(&mut self) {
-        self.registry.terminate();
+        let stopped = self.registry.release_live();
         let me = WorkerThread::current();
         // SAFETY: a non-null current worker is this thread's own.
         let on_own_thread =
             unsafe { me.as_ref() }.is_some_and(|w| Arc::ptr_eq(&w.registry, &self.registry));
-        if on_own_thread {
-            return; // cannot join ourselves; the workers exit on their own
+        if !stopped || on_own_thread {
+            return;
         }
         for h in self.handles.drain(..) {
             let _ = h.join();

@@ -1,7 +1,6 @@
 //! The state a pool's workers share: their thief handles and notification flags, the
 //! injector for jobs from outside, sleep, termination and statistics.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -10,6 +9,7 @@ use crossbeam_utils::CachePadded;
 use crate::deque::Steal;
 use crate::hybrid::Hybrid;
 use crate::job::{JobRef, StackJob};
+use crate::job_queue::{JobFifo, JobQueue};
 use crate::latch::{Latch, LockLatch, Probe, WorkerLatch};
 use crate::latency::Recorder;
 use crate::local::RemoteDeque;
@@ -39,6 +39,10 @@ pub(crate) struct WorkerInfo {
     pthread: AtomicUsize,
     /// Mail for this worker (`hybrid`).
     pub(crate) mailbox: Box<Mailbox>,
+    /// Jobs only this worker may run (`broadcast`).
+    pub(crate) broadcasts: JobQueue,
+    /// The jobs of this worker's `spawn_fifo`s, in the order they were spawned.
+    pub(crate) fifo: JobFifo,
     /// The worker's counters (on its thread), for `stats`.
     counters: AtomicPtr<WorkerCounters>,
     /// The worker thread's deque counters (thread-local), for `stats`.
@@ -54,6 +58,8 @@ impl WorkerInfo {
             urgent: AtomicBool::new(false),
             pthread: AtomicUsize::new(0),
             mailbox: Mailbox::new(),
+            broadcasts: JobQueue::new(),
+            fifo: JobFifo::new(),
             counters: AtomicPtr::new(std::ptr::null_mut()),
             sync_counters: AtomicPtr::new(std::ptr::null_mut()),
         }
@@ -95,8 +101,10 @@ pub(crate) struct Registry {
     pub(crate) hybrid: Option<Hybrid>,
     /// When enabled: task start times.
     pub(crate) latency: Option<Recorder>,
-    injector: Mutex<VecDeque<JobRef>>,
-    injected: CachePadded<AtomicUsize>,
+    injector: CachePadded<JobQueue>,
+    /// What keeps the workers running: one for the `ThreadPool` handle (or the global
+    /// pool's lifetime) and one per spawned job not yet finished. At zero they stop.
+    live: AtomicUsize,
     terminate: AtomicBool,
     started: AtomicUsize,
     exited: AtomicUsize,
@@ -123,8 +131,8 @@ impl Registry {
             config,
             workers: stealers.into_iter().map(WorkerInfo::new).collect(),
             sleep: Sleep::new(n),
-            injector: Mutex::new(VecDeque::new()),
-            injected: CachePadded::new(AtomicUsize::new(0)),
+            injector: CachePadded::new(JobQueue::new()),
+            live: AtomicUsize::new(1),
             terminate: AtomicBool::new(false),
             started: AtomicUsize::new(0),
             exited: AtomicUsize::new(0),
@@ -191,39 +199,76 @@ impl Registry {
 
     /// Queues a job from outside the pool and wakes a worker for it.
     pub(crate) fn inject(&self, job: JobRef) {
-        self.injector
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push_back(job);
-        count_rmw(Side::Scheduler);
-        // SeqCst: Dekker with sleepers (they announce, then read this count).
-        self.injected.fetch_add(1, Ordering::SeqCst);
+        self.injector.push(job);
         self.sleep.wake_one_after_inject();
     }
 
     /// Takes an injected job, if any.
     pub(crate) fn pop_injected(&self) -> Option<JobRef> {
-        // Relaxed: a cheap "anything there?" check; the lock orders the real access.
-        if self.injected.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
-        let job = self
-            .injector
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop_front();
-        if job.is_some() {
-            count_rmw(Side::Scheduler);
-            // Relaxed: the count is a hint; the queue itself is under the lock.
-            self.injected.fetch_sub(1, Ordering::Relaxed);
-        }
-        job
+        self.injector.pop()
     }
 
     /// Whether jobs injected from outside are waiting.
     pub(crate) fn has_injected(&self) -> bool {
-        // SeqCst: the read half of the Dekker pattern with `inject`.
-        self.injected.load(Ordering::SeqCst) != 0
+        !self.injector.is_empty()
+    }
+
+    /// Queues a job for worker `index` alone and wakes it if it sleeps.
+    pub(crate) fn push_for_worker(&self, index: usize, job: JobRef) {
+        self.workers[index].broadcasts.push(job);
+        self.sleep.wake_worker(index);
+    }
+
+    /// Puts a spawned job where the pool's workers find it: on the caller's deque if the
+    /// caller is one of them (stealable from there, like a `join`'s second closure; under
+    /// `hybrid` also mailed), else in the injector.
+    pub(crate) fn push_or_inject(self: &Arc<Self>, job: JobRef) {
+        let worker = WorkerThread::current();
+        // SAFETY: a non-null current worker is this thread's own.
+        match unsafe { worker.as_ref() } {
+            Some(w) if Arc::ptr_eq(&w.registry, self) => {
+                if let Some(h) = w.deque.hybrid() {
+                    if crate::hybrid::spawn_mailing(w, h, job) {
+                        return;
+                    }
+                }
+                if w.push(job) {
+                    w.after_push();
+                } else {
+                    // Deque full: run it now, nothing lost.
+                    w.execute(job);
+                }
+            }
+            // From a thread of another pool (or none).
+            _ => self.inject(job),
+        }
+    }
+
+    /// TEMPORARY (replaced by the builder's panic handler on merge).
+    pub(crate) fn handle_panic(&self, payload: Box<dyn std::any::Any + Send>) {
+        drop(payload);
+        eprintln!("splitsteal: a spawned job panicked and the pool has no panic handler; aborting");
+        std::process::abort();
+    }
+
+    /// One more spawned job keeps the workers running until it has finished.
+    pub(crate) fn add_live(&self) {
+        count_rmw(Side::Scheduler);
+        // Relaxed: the count is only lowered by the job this increment belongs to, which is
+        // published after it; the decrement that reaches zero is AcqRel.
+        self.live.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A spawned job finished, or the pool's handle was dropped: the last one stops the
+    /// workers (once they are idle). Returns whether this was the last.
+    pub(crate) fn release_live(&self) -> bool {
+        count_rmw(Side::Scheduler);
+        // AcqRel: the last release sees every job's effects before the workers stop.
+        if self.live.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.terminate();
+            return true;
+        }
+        false
     }
 
     /// Stops a partially built pool whose first `started` workers were spawned: the
@@ -233,11 +278,11 @@ impl Registry {
         // ones have already passed it.
         self.exited
             .fetch_add(self.workers.len() - started, Ordering::Relaxed);
-        self.terminate();
+        self.release_live();
     }
 
     /// Asks the workers to stop once they are idle.
-    pub(crate) fn terminate(&self) {
+    fn terminate(&self) {
         count_rmw(Side::Scheduler);
         // SeqCst: Dekker with sleepers, as for latches.
         self.terminate.store(true, Ordering::SeqCst);

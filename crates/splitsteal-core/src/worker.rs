@@ -120,6 +120,15 @@ impl WorkerThread {
         CURRENT.with(Cell::get)
     }
 
+    /// The calling thread's worker (of any pool), if it is one.
+    #[inline]
+    pub(crate) fn current_ref<'a>() -> Option<&'a WorkerThread> {
+        // SAFETY: a non-null current worker is this thread's own; it lives until its thread
+        // leaves `main_loop`, after everything the thread runs (the callers' borrows end
+        // within the task or call that made them).
+        unsafe { Self::current().as_ref() }
+    }
+
     /// The typed handle on this worker's deque (one dispatch on its kind).
     #[inline(always)]
     pub(crate) fn owned(&self) -> AnyOwned<'_> {
@@ -410,7 +419,8 @@ impl WorkerThread {
     /// standing request (see `Sleep::sleep`): go back to work, nap, or sleep.
     fn idle_verdict(&self) -> Verdict {
         let registry = &*self.registry;
-        if registry.has_injected() || !self.info(self.index).mailbox.is_empty() {
+        let me = self.info(self.index);
+        if registry.has_injected() || !me.mailbox.is_empty() || !me.broadcasts.is_empty() {
             return Verdict::Work;
         }
         let mut unanswered = false;
@@ -446,15 +456,19 @@ impl WorkerThread {
         }
     }
 
-    /// Runs one piece of work if there is some: mail (`hybrid`), local work, one steal
-    /// attempt, an injected job. Returns whether it ran something.
+    /// Runs one piece of work if there is some: a broadcast's share, mail (`hybrid`),
+    /// local work, one steal attempt, an injected job. Returns whether it ran something.
     #[inline]
-    fn run_some_work(&self) -> bool {
+    pub(crate) fn run_some_work(&self) -> bool {
+        if let Some(job) = self.info(self.index).broadcasts.pop() {
+            // The worker's own work, whatever range it runs in (`hybrid`).
+            hybrid::run_in_range(self, WorkerRange::one(self.index), || self.execute(job));
+            return true;
+        }
         if self.deque.hybrid().is_some() && hybrid::run_mail(self) {
             return true;
         }
-        if let Some(job) = self.take_local() {
-            self.execute(job);
+        if self.run_local() {
             return true;
         }
         if let Some(job) = self.steal_once() {
@@ -467,6 +481,17 @@ impl WorkerThread {
             return true;
         }
         false
+    }
+
+    /// Runs the newest local job, if any; returns whether it ran one.
+    pub(crate) fn run_local(&self) -> bool {
+        match self.take_local() {
+            Some(job) => {
+                self.execute(job);
+                true
+            }
+            None => false,
+        }
     }
 
     /// `hybrid`: whether the steal gate is still closed (an origin task is distributing

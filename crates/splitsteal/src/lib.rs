@@ -36,7 +36,10 @@ pub mod par;
 
 pub use par::current::{par_for, par_for_grain};
 pub use splitsteal_core::{
-    current_num_threads, current_thread_index, default_signal, deque, fork, join, latency, policy,
-    pool, scope, stats, BuildError, Current, ForkJoin, Mailing, ParsePolicyError, Policy, Scope,
-    Serial, StartLatencies, Stats, SyncCounts, TaskStart, ThreadPool, ThreadPoolBuilder,
+    broadcast, current_num_threads, current_thread_index, default_signal, deque, fork,
+    in_place_scope, in_place_scope_fifo, join, join_context, latency, policy, pool, scope,
+    scope_fifo, spawn, spawn_broadcast, spawn_fifo, stats, yield_local, yield_now,
+    BroadcastContext, BuildError, Current, FnContext, ForkJoin, Mailing, ParsePolicyError, Policy,
+    Scope, ScopeFifo, Serial, StartLatencies, Stats, SyncCounts, TaskStart, ThreadPool,
+    ThreadPoolBuilder, Yield,
 };

@@ -1,0 +1,95 @@
+//! `yield_now` and `yield_local`: let a task run other pending work while it waits.
+
+use std::sync::Arc;
+
+use crate::pool::ThreadPool;
+use crate::worker::WorkerThread;
+
+/// What a [`yield_now`] or [`yield_local`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Yield {
+    /// Some other work ran (it may have run more work in turn) before the call returned.
+    Executed,
+    /// No work was available.
+    Idle,
+}
+
+/// Runs one piece of pending work of the current pool, if there is some: the calling
+/// worker's own (a broadcast share, a local task), else one stolen or injected task.
+/// Returns `None` on a thread that is not a worker of any pool.
+///
+/// For cooperative waiting inside a task: poll a condition and yield between looks, so
+/// the worker makes progress on other tasks meanwhile (one of which may be the one that
+/// makes the condition true).
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::Yield;
+///
+/// assert_eq!(splitsteal::yield_now(), None); // not on a worker
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// pool.install(|| {
+///     let mut ran = false;
+///     splitsteal::scope(|s| {
+///         s.spawn(|_| ran = true);
+///         // One worker: the spawned task waits in our deque until we yield to it.
+///         assert_eq!(splitsteal::yield_now(), Some(Yield::Executed));
+///     });
+///     assert!(ran);
+///     assert_eq!(splitsteal::yield_now(), Some(Yield::Idle));
+/// });
+/// ```
+pub fn yield_now() -> Option<Yield> {
+    WorkerThread::current_ref().map(|w| outcome(w.run_some_work()))
+}
+
+/// Like [`yield_now`], but runs only work of the calling worker's own deque (never steals
+/// or takes injected work). Returns `None` on a thread that is not a worker.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::Yield;
+///
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// pool.install(|| assert_eq!(splitsteal::yield_local(), Some(Yield::Idle)));
+/// ```
+pub fn yield_local() -> Option<Yield> {
+    WorkerThread::current_ref().map(|w| outcome(w.run_local()))
+}
+
+impl ThreadPool {
+    /// [`yield_now`], if the calling thread is a worker of this pool; `None` otherwise.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.yield_now(), None); // the caller is not one of its workers
+    /// assert!(pool.install(|| pool.yield_now()).is_some());
+    /// ```
+    pub fn yield_now(&self) -> Option<Yield> {
+        self.own_worker().map(|w| outcome(w.run_some_work()))
+    }
+
+    /// [`yield_local`], if the calling thread is a worker of this pool; `None` otherwise.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.yield_local(), None);
+    /// ```
+    pub fn yield_local(&self) -> Option<Yield> {
+        self.own_worker().map(|w| outcome(w.run_local()))
+    }
+
+    fn own_worker(&self) -> Option<&WorkerThread> {
+        WorkerThread::current_ref().filter(|w| Arc::ptr_eq(&w.registry, &self.registry))
+    }
+}
+
+fn outcome(ran: bool) -> Yield {
+    if ran {
+        Yield::Executed
+    } else {
+        Yield::Idle
+    }
+}
