@@ -33,6 +33,7 @@
 pub mod deque;
 mod exposure;
 pub mod fork;
+mod handlers;
 mod hybrid;
 mod job;
 pub mod join;

@@ -1,5 +1,6 @@
 //! Thread pools: building one, running work on it, the global pool.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
@@ -8,6 +9,7 @@ use std::time::Duration;
 use libc::c_int;
 
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
+use crate::handlers::Handlers;
 use crate::latency::StartLatencies;
 use crate::local::LocalDeque;
 use crate::plan::Mailing;
@@ -103,6 +105,7 @@ pub struct ThreadPoolBuilder {
     pin_threads: bool,
     stack_size: Option<usize>,
     thread_name: Option<String>,
+    handlers: Handlers,
 }
 
 impl Default for ThreadPoolBuilder {
@@ -139,6 +142,7 @@ impl ThreadPoolBuilder {
             pin_threads: false,
             stack_size: None,
             thread_name: None,
+            handlers: Handlers::default(),
         }
     }
 
@@ -281,6 +285,110 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// Sets a callback run on each worker thread when it starts, with the worker's index,
+    /// before the worker looks for work. Workers start in parallel, so it may run on several
+    /// threads at once. [`build`](Self::build) does not wait for it (a start handler may
+    /// wait for the building thread). Inside it, [`current_thread_index`] is the worker's
+    /// index.
+    ///
+    /// If it panics, the panic goes to the [`panic_handler`](Self::panic_handler) (with none,
+    /// the process aborts); if that returns, the worker starts normally.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// let started = Arc::new(AtomicUsize::new(0));
+    /// let s = Arc::clone(&started);
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(3)
+    ///     .start_handler(move |_index| {
+    ///         s.fetch_add(1, Ordering::SeqCst);
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// drop(pool); // joins the workers
+    /// assert_eq!(started.load(Ordering::SeqCst), 3);
+    /// ```
+    pub fn start_handler<H>(mut self, start_handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.handlers.start = Some(Arc::new(start_handler));
+        self
+    }
+
+    /// Sets a callback run on each worker thread when it exits, with the worker's index,
+    /// after the worker has stopped looking for work (the pool is being dropped). Dropping a
+    /// [`ThreadPool`] waits for it (unless the pool is dropped on one of its own workers); the
+    /// global pool's workers never exit. Inside it, [`current_thread_index`] is still the
+    /// worker's index.
+    ///
+    /// If it panics, the panic goes to the [`panic_handler`](Self::panic_handler) (with none,
+    /// the process aborts); if that returns, the thread exits normally.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let exited = Arc::new(Mutex::new(Vec::new()));
+    /// let e = Arc::clone(&exited);
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .exit_handler(move |index| e.lock().unwrap().push(index))
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(exited.lock().unwrap().is_empty());
+    /// drop(pool);
+    /// let mut exited = exited.lock().unwrap().clone();
+    /// exited.sort();
+    /// assert_eq!(exited, [0, 1]);
+    /// ```
+    pub fn exit_handler<H>(mut self, exit_handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.handlers.exit = Some(Arc::new(exit_handler));
+        self
+    }
+
+    /// Sets the handler of panics that have nowhere to propagate: a panic in a
+    /// [`start_handler`](Self::start_handler) or [`exit_handler`](Self::exit_handler) (panics
+    /// in `join`, `scope` and `install` reach their caller instead). It is called with the
+    /// panic's payload, on the thread that panicked.
+    ///
+    /// With no panic handler, such a panic aborts the process (after a message on stderr),
+    /// so that no panic goes unnoticed. A panic in the panic handler itself aborts the
+    /// process too; wrap its body in [`std::panic::catch_unwind`] to prevent that.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let caught = Arc::new(Mutex::new(Vec::new()));
+    /// let c = Arc::clone(&caught);
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .start_handler(|_| panic!("no database connection"))
+    ///     .panic_handler(move |payload| {
+    ///         let msg = payload.downcast_ref::<&str>().copied().unwrap_or("?");
+    ///         c.lock().unwrap().push(msg.to_owned());
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// // The worker started anyway, once the panic handler returned.
+    /// assert_eq!(pool.install(|| 6 * 7), 42);
+    /// assert_eq!(*caught.lock().unwrap(), ["no database connection"]);
+    /// ```
+    pub fn panic_handler<H>(mut self, panic_handler: H) -> Self
+    where
+        H: Fn(Box<dyn Any + Send>) + Send + Sync + 'static,
+    {
+        self.handlers.panic = Some(Arc::new(panic_handler));
+        self
+    }
+
     fn config(&self) -> Result<Config, BuildError> {
         let num_threads = match self.num_threads {
             0 => thread::available_parallelism().map_or(1, |n| n.get()),
@@ -338,7 +446,7 @@ impl ThreadPoolBuilder {
             .thread_name
             .clone()
             .unwrap_or_else(|| format!("splitsteal-{}", config.plan.policy));
-        let registry = Arc::new(Registry::new(config, remotes));
+        let registry = Arc::new(Registry::new(config, remotes, self.handlers.clone()));
         let mut handles = Vec::with_capacity(locals.len());
         for (index, deque) in locals.into_iter().enumerate() {
             let mut builder = thread::Builder::new().name(format!("{name}-{index}"));
