@@ -1,7 +1,9 @@
 //! Thread pools: building one, running work on it, the global pool.
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::fmt;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -9,7 +11,7 @@ use std::time::Duration;
 use libc::c_int;
 
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
-use crate::handlers::Handlers;
+use crate::handlers::{Closure, Handlers};
 use crate::latency::StartLatencies;
 use crate::local::LocalDeque;
 use crate::plan::Mailing;
@@ -89,6 +91,10 @@ impl std::error::Error for BuildError {
 /// assert_eq!(pool.current_num_threads(), 2);
 /// assert_eq!(pool.policy(), Policy::LcwsPoll);
 /// ```
+///
+/// A builder holding a [`thread_name`](Self::thread_name) closure is neither `Send` nor
+/// `Sync` (the closure need not be, as in rayon); its clones share that closure and its
+/// state.
 #[derive(Debug, Clone)]
 pub struct ThreadPoolBuilder {
     num_threads: usize,
@@ -104,8 +110,19 @@ pub struct ThreadPoolBuilder {
     record_start_latency: bool,
     pin_threads: bool,
     stack_size: Option<usize>,
-    thread_name: Option<String>,
+    thread_name: Option<ThreadNamer>,
     handlers: Handlers,
+}
+
+/// The [`ThreadPoolBuilder::thread_name`] closure, shared by the builder's clones; called on
+/// the building thread only.
+#[derive(Clone)]
+struct ThreadNamer(Rc<RefCell<dyn FnMut(usize) -> String>>);
+
+impl fmt::Debug for ThreadNamer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&Closure, f)
+    }
 }
 
 impl Default for ThreadPoolBuilder {
@@ -279,9 +296,30 @@ impl ThreadPoolBuilder {
         self
     }
 
-    /// The worker threads' name prefix (default `splitsteal-<policy>`).
-    pub fn thread_name(mut self, prefix: impl Into<String>) -> Self {
-        self.thread_name = Some(prefix.into());
+    /// Sets a closure that takes a worker's index and returns its thread's name (default
+    /// `splitsteal-<policy>-<index>`). It is called once per worker, in index order, on the
+    /// thread that builds the pool, before any worker is spawned: a panic in it propagates
+    /// from [`build`](Self::build) and starts nothing. A name containing a NUL byte makes
+    /// `build` fail.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .thread_name(|i| format!("my-worker-{i}"))
+    ///     .build()
+    ///     .unwrap();
+    /// let (index, name) = pool.install(|| {
+    ///     let name = std::thread::current().name().map(str::to_owned);
+    ///     (splitsteal::current_thread_index().unwrap(), name.unwrap())
+    /// });
+    /// assert_eq!(name, format!("my-worker-{index}"));
+    /// ```
+    pub fn thread_name<F>(mut self, closure: F) -> Self
+    where
+        F: FnMut(usize) -> String + 'static,
+    {
+        self.thread_name = Some(ThreadNamer(Rc::new(RefCell::new(closure))));
         self
     }
 
@@ -389,6 +427,26 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// The worker threads' names, from the [`thread_name`](Self::thread_name) closure or
+    /// the default; checked before anything is spawned.
+    fn thread_names(&self, config: &Config) -> Result<Vec<String>, BuildError> {
+        let names: Vec<String> = match &self.thread_name {
+            Some(ThreadNamer(namer)) => {
+                let mut namer = namer.borrow_mut();
+                (0..config.num_threads).map(|i| (*namer)(i)).collect()
+            }
+            None => (0..config.num_threads)
+                .map(|i| format!("splitsteal-{}-{i}", config.plan.policy))
+                .collect(),
+        };
+        if let Some(bad) = names.iter().find(|name| name.contains('\0')) {
+            return Err(BuildError::InvalidConfig(format!(
+                "thread_name: the name {bad:?} contains a NUL byte"
+            )));
+        }
+        Ok(names)
+    }
+
     fn config(&self) -> Result<Config, BuildError> {
         let num_threads = match self.num_threads {
             0 => thread::available_parallelism().map_or(1, |n| n.get()),
@@ -438,18 +496,15 @@ impl ThreadPoolBuilder {
 
     fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
         let config = self.config()?;
+        let names = self.thread_names(&config)?;
         crate::wakeup::prepare();
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
             .map(|index| LocalDeque::new(&config.plan, config.deque_capacity, index))
             .unzip();
-        let name = self
-            .thread_name
-            .clone()
-            .unwrap_or_else(|| format!("splitsteal-{}", config.plan.policy));
         let registry = Arc::new(Registry::new(config, remotes, self.handlers.clone()));
         let mut handles = Vec::with_capacity(locals.len());
-        for (index, deque) in locals.into_iter().enumerate() {
-            let mut builder = thread::Builder::new().name(format!("{name}-{index}"));
+        for ((index, deque), name) in locals.into_iter().enumerate().zip(names) {
+            let mut builder = thread::Builder::new().name(name);
             if let Some(size) = self.stack_size {
                 builder = builder.stack_size(size);
             }
