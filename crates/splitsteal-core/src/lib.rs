@@ -59,7 +59,8 @@ pub use latency::{StartLatencies, TaskStart};
 pub use plan::Mailing;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
-    current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
+    current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
+    BuildError, Current, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
 };
 pub use scope::{scope, Scope};
 pub use stats::{Stats, SyncCounts};

@@ -26,8 +26,23 @@ pub const ENV_NUM_THREADS: &str = "SPLITSTEAL_NUM_THREADS";
 /// The environment variable that sets the global pool's policy.
 pub const ENV_POLICY: &str = "SPLITSTEAL_POLICY";
 
-/// The most worker threads a pool may have.
+/// The most worker threads a pool may have (see [`max_num_threads`]).
 pub const MAX_THREADS: usize = 1024;
+
+/// The most worker threads a pool may have: building a pool with more
+/// ([`ThreadPoolBuilder::num_threads`], `SPLITSTEAL_NUM_THREADS`) fails with an error that
+/// says so. (rayon instead lowers the count to its maximum.)
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let max = splitsteal::max_num_threads();
+/// assert!(max >= 1);
+/// let err = splitsteal::ThreadPoolBuilder::new().num_threads(max + 1).build().unwrap_err();
+/// assert!(err.to_string().contains(&format!("at most {max} threads")), "{err}");
+/// ```
+pub fn max_num_threads() -> usize {
+    MAX_THREADS
+}
 
 /// Why a pool could not be built.
 #[derive(Debug)]
@@ -67,6 +82,19 @@ impl fmt::Display for BuildError {
         }
     }
 }
+
+/// rayon's name for [`BuildError`], for code written against rayon.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
+///
+/// fn two_threads() -> Result<ThreadPool, ThreadPoolBuildError> {
+///     ThreadPoolBuilder::new().num_threads(2).build()
+/// }
+/// assert_eq!(two_threads().unwrap().current_num_threads(), 2);
+/// ```
+pub type ThreadPoolBuildError = BuildError;
 
 impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
@@ -651,6 +679,51 @@ impl ThreadPool {
         self.registry.num_threads()
     }
 
+    /// The calling thread's worker index (0-based) in this pool, if it is one of this pool's
+    /// workers; `None` on any other thread, a worker of another pool included (unlike the
+    /// free [`current_thread_index`], which answers for whichever pool the caller is in).
+    /// A worker's index never changes; workers of different pools may share an index.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let other = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.current_thread_index(), None); // the main thread
+    /// assert!(pool.install(|| pool.current_thread_index()).is_some_and(|i| i < 2));
+    /// assert_eq!(other.install(|| pool.current_thread_index()), None);
+    /// ```
+    pub fn current_thread_index(&self) -> Option<usize> {
+        self.own_worker().map(|w| w.index)
+    }
+
+    /// On a worker of this pool, whether its local deque holds tasks (forked by `join` or
+    /// spawned by `scope` and not yet run or stolen); `None` on any other thread. A racy
+    /// look: other workers may steal those tasks at any moment. Useful as a heuristic for
+    /// whether forking more would create parallelism.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.current_thread_has_pending_tasks(), None); // not a worker
+    /// assert_eq!(pool.install(|| pool.current_thread_has_pending_tasks()), Some(false));
+    /// // With one worker, `join`'s second closure waits in the deque while the first runs.
+    /// let (pending, ()) = pool.install(|| {
+    ///     splitsteal::join(|| pool.current_thread_has_pending_tasks(), || ())
+    /// });
+    /// assert_eq!(pending, Some(true));
+    /// ```
+    pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
+        self.own_worker().map(|w| !w.deque.is_empty())
+    }
+
+    /// The calling thread's worker, if it is one of this pool's.
+    fn own_worker(&self) -> Option<&WorkerThread> {
+        let worker = WorkerThread::current();
+        // SAFETY: a non-null current worker is this thread's own, alive while this thread
+        // runs code of its pool; the reference does not leave the caller's frame.
+        unsafe { worker.as_ref() }.filter(|w| Arc::ptr_eq(&w.registry, &self.registry))
+    }
+
     /// The pool's policy.
     pub fn policy(&self) -> Policy {
         self.registry.policy()
@@ -741,11 +814,40 @@ pub fn current_num_threads() -> usize {
     }
 }
 
-/// The worker index (0-based) of the calling thread in its pool, if it is a worker.
+/// The worker index (0-based) of the calling thread in its pool, if it is a worker of any
+/// pool (see [`ThreadPool::current_thread_index`] for one pool's).
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// assert_eq!(splitsteal::current_thread_index(), None);
+/// assert!(pool.install(splitsteal::current_thread_index).is_some_and(|i| i < 2));
+/// ```
 pub fn current_thread_index() -> Option<usize> {
     let worker = WorkerThread::current();
     // SAFETY: a non-null current worker is this thread's own.
     unsafe { worker.as_ref() }.map(|w| w.index)
+}
+
+/// On a worker thread of any pool, whether its local deque holds tasks (see
+/// [`ThreadPool::current_thread_has_pending_tasks`]); `None` on a thread that is not a
+/// worker.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(splitsteal::current_thread_has_pending_tasks(), None);
+/// let pending = pool.install(|| {
+///     let before = splitsteal::current_thread_has_pending_tasks();
+///     let (during, ()) = splitsteal::join(splitsteal::current_thread_has_pending_tasks, || ());
+///     (before, during)
+/// });
+/// assert_eq!(pending, (Some(false), Some(true)));
+/// ```
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    let worker = WorkerThread::current();
+    // SAFETY: a non-null current worker is this thread's own.
+    unsafe { worker.as_ref() }.map(|w| !w.deque.is_empty())
 }
 
 /// [`ForkJoin`] for the splitsteal pool the calling thread is in (else the global pool):

@@ -36,7 +36,8 @@ pub mod par;
 
 pub use par::current::{par_for, par_for_grain};
 pub use splitsteal_core::{
-    current_num_threads, current_thread_index, default_signal, deque, fork, join, latency, policy,
-    pool, scope, stats, BuildError, Current, ForkJoin, Mailing, ParsePolicyError, Policy, Scope,
-    Serial, StartLatencies, Stats, SyncCounts, TaskStart, ThreadPool, ThreadPoolBuilder,
+    current_num_threads, current_thread_has_pending_tasks, current_thread_index, default_signal,
+    deque, fork, join, latency, max_num_threads, policy, pool, scope, stats, BuildError, Current,
+    ForkJoin, Mailing, ParsePolicyError, Policy, Scope, Serial, StartLatencies, Stats, SyncCounts,
+    TaskStart, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
 };
