@@ -120,9 +120,9 @@ impl std::error::Error for BuildError {
 /// assert_eq!(pool.policy(), Policy::LcwsPoll);
 /// ```
 ///
-/// A builder holding a [`thread_name`](Self::thread_name) closure is neither `Send` nor
-/// `Sync` (the closure need not be, as in rayon); its clones share that closure and its
-/// state.
+/// As rayon's, the builder is neither `Send` nor `Sync`: it may hold a
+/// [`thread_name`](Self::thread_name) closure, which need not be. Its clones share that
+/// closure and its state.
 #[derive(Debug, Clone)]
 pub struct ThreadPoolBuilder {
     num_threads: usize,
