@@ -475,7 +475,7 @@ impl Scheduler {
                 let mut b = splitsteal::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .policy(p)
-                    .thread_name(format!("ss-{p}"));
+                    .thread_name(move |i| format!("ss-{p}-{i}"));
                 if opts.record_start_latency {
                     b = b.record_start_latency(true);
                 }

@@ -34,6 +34,7 @@ mod broadcast;
 pub mod deque;
 mod exposure;
 pub mod fork;
+mod handlers;
 mod hybrid;
 mod job;
 mod job_queue;
@@ -63,7 +64,8 @@ pub use latency::{StartLatencies, TaskStart};
 pub use plan::Mailing;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
-    current_num_threads, current_thread_index, BuildError, Current, ThreadPool, ThreadPoolBuilder,
+    current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
+    BuildError, Current, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
 };
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};

@@ -1,6 +1,9 @@
 //! Thread pools: building one, running work on it, the global pool.
 
+use std::any::Any;
+use std::cell::RefCell;
 use std::fmt;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -8,6 +11,7 @@ use std::time::Duration;
 use libc::c_int;
 
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
+use crate::handlers::{Closure, Handlers};
 use crate::latency::StartLatencies;
 use crate::local::LocalDeque;
 use crate::plan::Mailing;
@@ -22,8 +26,23 @@ pub const ENV_NUM_THREADS: &str = "SPLITSTEAL_NUM_THREADS";
 /// The environment variable that sets the global pool's policy.
 pub const ENV_POLICY: &str = "SPLITSTEAL_POLICY";
 
-/// The most worker threads a pool may have.
+/// The most worker threads a pool may have (see [`max_num_threads`]).
 pub const MAX_THREADS: usize = 1024;
+
+/// The most worker threads a pool may have: building a pool with more
+/// ([`ThreadPoolBuilder::num_threads`], `SPLITSTEAL_NUM_THREADS`) fails with an error that
+/// says so. (rayon instead lowers the count to its maximum.)
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let max = splitsteal::max_num_threads();
+/// assert!(max >= 1);
+/// let err = splitsteal::ThreadPoolBuilder::new().num_threads(max + 1).build().unwrap_err();
+/// assert!(err.to_string().contains(&format!("at most {max} threads")), "{err}");
+/// ```
+pub fn max_num_threads() -> usize {
+    MAX_THREADS
+}
 
 /// Why a pool could not be built.
 #[derive(Debug)]
@@ -64,6 +83,19 @@ impl fmt::Display for BuildError {
     }
 }
 
+/// rayon's name for [`BuildError`], for code written against rayon.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::{ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder};
+///
+/// fn two_threads() -> Result<ThreadPool, ThreadPoolBuildError> {
+///     ThreadPoolBuilder::new().num_threads(2).build()
+/// }
+/// assert_eq!(two_threads().unwrap().current_num_threads(), 2);
+/// ```
+pub type ThreadPoolBuildError = BuildError;
+
 impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
@@ -87,6 +119,10 @@ impl std::error::Error for BuildError {
 /// assert_eq!(pool.current_num_threads(), 2);
 /// assert_eq!(pool.policy(), Policy::LcwsPoll);
 /// ```
+///
+/// As rayon's, the builder is neither `Send` nor `Sync`: it may hold a
+/// [`thread_name`](Self::thread_name) closure, which need not be. Its clones share that
+/// closure and its state.
 #[derive(Debug, Clone)]
 pub struct ThreadPoolBuilder {
     num_threads: usize,
@@ -102,7 +138,19 @@ pub struct ThreadPoolBuilder {
     record_start_latency: bool,
     pin_threads: bool,
     stack_size: Option<usize>,
-    thread_name: Option<String>,
+    thread_name: Option<ThreadNamer>,
+    handlers: Handlers,
+}
+
+/// The [`ThreadPoolBuilder::thread_name`] closure, shared by the builder's clones; called on
+/// the building thread only.
+#[derive(Clone)]
+struct ThreadNamer(Rc<RefCell<dyn FnMut(usize) -> String>>);
+
+impl fmt::Debug for ThreadNamer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&Closure, f)
+    }
 }
 
 impl Default for ThreadPoolBuilder {
@@ -139,6 +187,7 @@ impl ThreadPoolBuilder {
             pin_threads: false,
             stack_size: None,
             thread_name: None,
+            handlers: Handlers::default(),
         }
     }
 
@@ -275,10 +324,157 @@ impl ThreadPoolBuilder {
         self
     }
 
-    /// The worker threads' name prefix (default `splitsteal-<policy>`).
-    pub fn thread_name(mut self, prefix: impl Into<String>) -> Self {
-        self.thread_name = Some(prefix.into());
+    /// Sets a closure that takes a worker's index and returns its thread's name (default
+    /// `splitsteal-<policy>-<index>`). It is called once per worker, in index order, on the
+    /// thread that builds the pool, before any worker is spawned: a panic in it propagates
+    /// from [`build`](Self::build) and starts nothing. A name containing a NUL byte makes
+    /// `build` fail.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .thread_name(|i| format!("my-worker-{i}"))
+    ///     .build()
+    ///     .unwrap();
+    /// let (index, name) = pool.install(|| {
+    ///     let name = std::thread::current().name().map(str::to_owned);
+    ///     (splitsteal::current_thread_index().unwrap(), name.unwrap())
+    /// });
+    /// assert_eq!(name, format!("my-worker-{index}"));
+    /// ```
+    pub fn thread_name<F>(mut self, closure: F) -> Self
+    where
+        F: FnMut(usize) -> String + 'static,
+    {
+        self.thread_name = Some(ThreadNamer(Rc::new(RefCell::new(closure))));
         self
+    }
+
+    /// Sets a callback run on each worker thread when it starts, with the worker's index,
+    /// before the worker looks for work. Workers start in parallel, so it may run on several
+    /// threads at once. [`build`](Self::build) does not wait for it (a start handler may
+    /// wait for the building thread). Inside it, [`current_thread_index`] is the worker's
+    /// index.
+    ///
+    /// If it panics, the panic goes to the [`panic_handler`](Self::panic_handler) (with none,
+    /// the process aborts); if that returns, the worker starts normally.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// let started = Arc::new(AtomicUsize::new(0));
+    /// let s = Arc::clone(&started);
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(3)
+    ///     .start_handler(move |_index| {
+    ///         s.fetch_add(1, Ordering::SeqCst);
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// drop(pool); // joins the workers
+    /// assert_eq!(started.load(Ordering::SeqCst), 3);
+    /// ```
+    pub fn start_handler<H>(mut self, start_handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.handlers.start = Some(Arc::new(start_handler));
+        self
+    }
+
+    /// Sets a callback run on each worker thread when it exits, with the worker's index,
+    /// after the worker has stopped looking for work (the pool is being dropped). Dropping a
+    /// [`ThreadPool`] waits for it (unless the pool is dropped on one of its own workers); the
+    /// global pool's workers never exit. Inside it, [`current_thread_index`] is still the
+    /// worker's index.
+    ///
+    /// If it panics, the panic goes to the [`panic_handler`](Self::panic_handler) (with none,
+    /// the process aborts); if that returns, the thread exits normally.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let exited = Arc::new(Mutex::new(Vec::new()));
+    /// let e = Arc::clone(&exited);
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .exit_handler(move |index| e.lock().unwrap().push(index))
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(exited.lock().unwrap().is_empty());
+    /// drop(pool);
+    /// let mut exited = exited.lock().unwrap().clone();
+    /// exited.sort();
+    /// assert_eq!(exited, [0, 1]);
+    /// ```
+    pub fn exit_handler<H>(mut self, exit_handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.handlers.exit = Some(Arc::new(exit_handler));
+        self
+    }
+
+    /// Sets the handler of panics that have nowhere to propagate: a panic in a task started
+    /// by [`spawn`](crate::spawn), [`spawn_fifo`](crate::spawn_fifo) or
+    /// [`spawn_broadcast`](crate::spawn_broadcast), or in a
+    /// [`start_handler`](Self::start_handler) or [`exit_handler`](Self::exit_handler) (panics
+    /// in `join`, `scope`, `broadcast` and `install` reach their caller instead). It is called with the
+    /// panic's payload, on the thread that panicked.
+    ///
+    /// With no panic handler, such a panic aborts the process (after a message on stderr),
+    /// so that no panic goes unnoticed. A panic in the panic handler itself aborts the
+    /// process too; wrap its body in [`std::panic::catch_unwind`] to prevent that.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let caught = Arc::new(Mutex::new(Vec::new()));
+    /// let c = Arc::clone(&caught);
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .start_handler(|_| panic!("no database connection"))
+    ///     .panic_handler(move |payload| {
+    ///         let msg = payload.downcast_ref::<&str>().copied().unwrap_or("?");
+    ///         c.lock().unwrap().push(msg.to_owned());
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// // The worker started anyway, once the panic handler returned.
+    /// assert_eq!(pool.install(|| 6 * 7), 42);
+    /// assert_eq!(*caught.lock().unwrap(), ["no database connection"]);
+    /// ```
+    pub fn panic_handler<H>(mut self, panic_handler: H) -> Self
+    where
+        H: Fn(Box<dyn Any + Send>) + Send + Sync + 'static,
+    {
+        self.handlers.panic = Some(Arc::new(panic_handler));
+        self
+    }
+
+    /// The worker threads' names, from the [`thread_name`](Self::thread_name) closure or
+    /// the default; checked before anything is spawned.
+    fn thread_names(&self, config: &Config) -> Result<Vec<String>, BuildError> {
+        let names: Vec<String> = match &self.thread_name {
+            Some(ThreadNamer(namer)) => {
+                let mut namer = namer.borrow_mut();
+                (0..config.num_threads).map(|i| (*namer)(i)).collect()
+            }
+            None => (0..config.num_threads)
+                .map(|i| format!("splitsteal-{}-{i}", config.plan.policy))
+                .collect(),
+        };
+        if let Some(bad) = names.iter().find(|name| name.contains('\0')) {
+            return Err(BuildError::InvalidConfig(format!(
+                "thread_name: the name {bad:?} contains a NUL byte"
+            )));
+        }
+        Ok(names)
     }
 
     fn config(&self) -> Result<Config, BuildError> {
@@ -330,18 +526,15 @@ impl ThreadPoolBuilder {
 
     fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
         let config = self.config()?;
+        let names = self.thread_names(&config)?;
         crate::wakeup::prepare();
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
             .map(|index| LocalDeque::new(&config.plan, config.deque_capacity, index))
             .unzip();
-        let name = self
-            .thread_name
-            .clone()
-            .unwrap_or_else(|| format!("splitsteal-{}", config.plan.policy));
-        let registry = Arc::new(Registry::new(config, remotes));
+        let registry = Arc::new(Registry::new(config, remotes, self.handlers.clone()));
         let mut handles = Vec::with_capacity(locals.len());
-        for (index, deque) in locals.into_iter().enumerate() {
-            let mut builder = thread::Builder::new().name(format!("{name}-{index}"));
+        for ((index, deque), name) in locals.into_iter().enumerate().zip(names) {
+            let mut builder = thread::Builder::new().name(name);
             if let Some(size) = self.stack_size {
                 builder = builder.stack_size(size);
             }
@@ -480,6 +673,48 @@ impl ThreadPool {
         self.registry.num_threads()
     }
 
+    /// The calling thread's worker index (0-based) in this pool, if it is one of this pool's
+    /// workers; `None` on any other thread, a worker of another pool included (unlike the
+    /// free [`current_thread_index`], which answers for whichever pool the caller is in).
+    /// A worker's index never changes; workers of different pools may share an index.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let other = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.current_thread_index(), None); // the main thread
+    /// assert!(pool.install(|| pool.current_thread_index()).is_some_and(|i| i < 2));
+    /// assert_eq!(other.install(|| pool.current_thread_index()), None);
+    /// ```
+    pub fn current_thread_index(&self) -> Option<usize> {
+        self.own_worker().map(|w| w.index)
+    }
+
+    /// On a worker of this pool, whether its local deque holds tasks (forked by `join` or
+    /// spawned by `scope` and not yet run or stolen); `None` on any other thread. A racy
+    /// look: other workers may steal those tasks at any moment. Useful as a heuristic for
+    /// whether forking more would create parallelism.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.current_thread_has_pending_tasks(), None); // not a worker
+    /// assert_eq!(pool.install(|| pool.current_thread_has_pending_tasks()), Some(false));
+    /// // With one worker, `join`'s second closure waits in the deque while the first runs.
+    /// let (pending, ()) = pool.install(|| {
+    ///     splitsteal::join(|| pool.current_thread_has_pending_tasks(), || ())
+    /// });
+    /// assert_eq!(pending, Some(true));
+    /// ```
+    pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
+        self.own_worker().map(|w| !w.deque.is_empty())
+    }
+
+    /// The calling thread's worker, if it is one of this pool's.
+    pub(crate) fn own_worker(&self) -> Option<&WorkerThread> {
+        WorkerThread::current_ref().filter(|w| Arc::ptr_eq(&w.registry, &self.registry))
+    }
+
     /// The pool's policy.
     pub fn policy(&self) -> Policy {
         self.registry.policy()
@@ -575,11 +810,40 @@ pub fn current_num_threads() -> usize {
     }
 }
 
-/// The worker index (0-based) of the calling thread in its pool, if it is a worker.
+/// The worker index (0-based) of the calling thread in its pool, if it is a worker of any
+/// pool (see [`ThreadPool::current_thread_index`] for one pool's).
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// assert_eq!(splitsteal::current_thread_index(), None);
+/// assert!(pool.install(splitsteal::current_thread_index).is_some_and(|i| i < 2));
+/// ```
 pub fn current_thread_index() -> Option<usize> {
     let worker = WorkerThread::current();
     // SAFETY: a non-null current worker is this thread's own.
     unsafe { worker.as_ref() }.map(|w| w.index)
+}
+
+/// On a worker thread of any pool, whether its local deque holds tasks (see
+/// [`ThreadPool::current_thread_has_pending_tasks`]); `None` on a thread that is not a
+/// worker.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(splitsteal::current_thread_has_pending_tasks(), None);
+/// let pending = pool.install(|| {
+///     let before = splitsteal::current_thread_has_pending_tasks();
+///     let (during, ()) = splitsteal::join(splitsteal::current_thread_has_pending_tasks, || ());
+///     (before, during)
+/// });
+/// assert_eq!(pending, (Some(false), Some(true)));
+/// ```
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    let worker = WorkerThread::current();
+    // SAFETY: a non-null current worker is this thread's own.
+    unsafe { worker.as_ref() }.map(|w| !w.deque.is_empty())
 }
 
 /// [`ForkJoin`] for the splitsteal pool the calling thread is in (else the global pool):

@@ -1,12 +1,15 @@
 //! The state a pool's workers share: their thief handles and notification flags, the
 //! injector for jobs from outside, sleep, termination and statistics.
 
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::CachePadded;
 
 use crate::deque::Steal;
+use crate::handlers::Handlers;
 use crate::hybrid::Hybrid;
 use crate::job::{JobRef, StackJob};
 use crate::job_queue::{JobFifo, JobQueue};
@@ -101,6 +104,8 @@ pub(crate) struct Registry {
     pub(crate) hybrid: Option<Hybrid>,
     /// When enabled: task start times.
     pub(crate) latency: Option<Recorder>,
+    /// The user's start, exit and panic handlers.
+    pub(crate) handlers: Handlers,
     injector: CachePadded<JobQueue>,
     /// What keeps the workers running: one for the `ThreadPool` handle (or the global
     /// pool's lifetime) and one per spawned job not yet finished. At zero they stop.
@@ -118,7 +123,7 @@ unsafe impl Sync for Registry {}
 unsafe impl Send for Registry {}
 
 impl Registry {
-    pub(crate) fn new(config: Config, stealers: Vec<RemoteDeque>) -> Registry {
+    pub(crate) fn new(config: Config, stealers: Vec<RemoteDeque>, handlers: Handlers) -> Registry {
         let n = stealers.len();
         let hybrid = config
             .plan
@@ -128,6 +133,7 @@ impl Registry {
         Registry {
             hybrid,
             latency,
+            handlers,
             config,
             workers: stealers.into_iter().map(WorkerInfo::new).collect(),
             sleep: Sleep::new(n),
@@ -146,6 +152,35 @@ impl Registry {
 
     pub(crate) fn policy(&self) -> Policy {
         self.config.plan.policy
+    }
+
+    /// Hands a panic that has nowhere to propagate (a start or exit handler's, a
+    /// fire-and-forget task's) to the pool's panic handler. With no panic handler, or if it
+    /// panics itself, prints why on stderr and aborts the process (as rayon does): a panic
+    /// is never silently lost.
+    pub(crate) fn handle_panic(&self, payload: Box<dyn Any + Send>) {
+        self.handlers.handle_panic(payload)
+    }
+
+    /// Runs the start handler, if any, for worker `index` (on that worker's thread).
+    pub(crate) fn worker_start_handler(&self, index: usize) {
+        if let Some(h) = &self.handlers.start {
+            self.catching_panics(|| h(index));
+        }
+    }
+
+    /// Runs the exit handler, if any, for worker `index` (on that worker's thread).
+    pub(crate) fn worker_exit_handler(&self, index: usize) {
+        if let Some(h) = &self.handlers.exit {
+            self.catching_panics(|| h(index));
+        }
+    }
+
+    /// Runs `f`; a panic in it goes to [`Registry::handle_panic`].
+    pub(crate) fn catching_panics(&self, f: impl FnOnce()) {
+        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(f)) {
+            self.handle_panic(payload);
+        }
     }
 
     /// Called by worker `index` on its own thread before it looks for work.
@@ -242,13 +277,6 @@ impl Registry {
             // From a thread of another pool (or none).
             _ => self.inject(job),
         }
-    }
-
-    /// TEMPORARY (replaced by the builder's panic handler on merge).
-    pub(crate) fn handle_panic(&self, payload: Box<dyn std::any::Any + Send>) {
-        drop(payload);
-        eprintln!("splitsteal: a spawned job panicked and the pool has no panic handler; aborting");
-        std::process::abort();
     }
 
     /// One more spawned job keeps the workers running until it has finished.

@@ -7,7 +7,6 @@
 //! not lose it. A panic goes to the pool's panic handler; without one, the process aborts
 //! (nothing waits for the job, so there is nobody to resume it in).
 
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::job::{HeapJob, JobRef};
@@ -128,9 +127,7 @@ where
     registry.add_live();
     let registry = Arc::clone(registry);
     HeapJob::into_job_ref(move || {
-        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(func)) {
-            registry.handle_panic(payload);
-        }
+        registry.catching_panics(func);
         registry.release_live();
     })
 }

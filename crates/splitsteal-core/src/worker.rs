@@ -616,6 +616,9 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
     let worker = WorkerThread::new(registry, index, deque);
     CURRENT.with(|c| c.set(&worker));
     worker.registry.worker_started(&worker);
+    // After publishing (so `build` does not wait for it, as in rayon: a start handler may
+    // wait for the builder's thread), before this worker looks for work.
+    worker.registry.worker_start_handler(index);
     worker.wait_until(&Terminated(&worker.registry));
     // An idle pool's deques can still hold `hybrid` proxies whose task the mailbox side
     // claimed (their deque side frees them when popped): pop them before the deque goes.
@@ -623,6 +626,9 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         worker.execute(job);
     }
     worker.registry.worker_stopping(index);
+    // Stopped: nothing will be stolen from or signalled to this worker any more. The
+    // handler still sees this thread as the pool's worker (`current_thread_index`).
+    worker.registry.worker_exit_handler(index);
     // Cleared before `worker` is dropped: a late signal handler then sees null.
     CURRENT.with(|c| c.set(ptr::null()));
     std::mem::forget(guard);

@@ -1,7 +1,5 @@
 //! `yield_now` and `yield_local`: let a task run other pending work while it waits.
 
-use std::sync::Arc;
-
 use crate::pool::ThreadPool;
 use crate::worker::WorkerThread;
 
@@ -79,10 +77,6 @@ impl ThreadPool {
     /// ```
     pub fn yield_local(&self) -> Option<Yield> {
         self.own_worker().map(|w| outcome(w.run_local()))
-    }
-
-    fn own_worker(&self) -> Option<&WorkerThread> {
-        WorkerThread::current_ref().filter(|w| Arc::ptr_eq(&w.registry, &self.registry))
     }
 }
 

@@ -1,0 +1,413 @@
+//! rayon-core's builder and introspection API under every policy: thread names, start /
+//! exit / panic handlers, `ThreadPool::current_thread_index`, pending tasks, the thread cap.
+
+use std::cell::{Cell, RefCell};
+use std::process::{Command, Stdio};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use splitsteal_core::{
+    current_thread_has_pending_tasks, current_thread_index, max_num_threads, BuildError, Policy,
+    ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
+};
+
+mod common;
+use common::{fib, fib_seq};
+
+/// What a start or exit handler saw: the index it was given, the thread's name, the
+/// worker index the thread reports and whether its deque holds tasks.
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    index: usize,
+    name: Option<String>,
+    current: Option<usize>,
+    pending: Option<bool>,
+}
+
+fn seen(index: usize) -> Seen {
+    Seen {
+        index,
+        name: std::thread::current().name().map(str::to_owned),
+        current: current_thread_index(),
+        pending: current_thread_has_pending_tasks(),
+    }
+}
+
+fn sorted(log: &Mutex<Vec<Seen>>) -> Vec<Seen> {
+    let mut v = log.lock().unwrap().clone();
+    v.sort_by_key(|s| s.index);
+    v
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "?".to_owned()
+    }
+}
+
+thread_local! {
+    /// Set by the start handler of `handlers_run_once_per_worker_...` on its worker.
+    static STARTED_AS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Fib whose every call checks that the worker running it finished its start handler.
+fn fib_checking_start(n: u64, unstarted: &AtomicUsize) -> u64 {
+    if STARTED_AS.with(Cell::get) != current_thread_index() {
+        unstarted.fetch_add(1, Ordering::Relaxed);
+    }
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = splitsteal_core::join(
+        || fib_checking_start(n - 1, unstarted),
+        || fib_checking_start(n - 2, unstarted),
+    );
+    a + b
+}
+
+#[test]
+fn handlers_run_once_per_worker_with_its_index_under_every_policy() {
+    for &policy in Policy::ALL {
+        for threads in [1, 3] {
+            let starts = Arc::new(Mutex::new(Vec::new()));
+            let exits = Arc::new(Mutex::new(Vec::new()));
+            let (s, e) = (Arc::clone(&starts), Arc::clone(&exits));
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .policy(policy)
+                .thread_name(move |i| format!("ba-{policy}-{i}"))
+                .start_handler(move |i| {
+                    STARTED_AS.with(|c| c.set(Some(i)));
+                    s.lock().unwrap().push(seen(i));
+                })
+                .exit_handler(move |i| e.lock().unwrap().push(seen(i)))
+                .build()
+                .unwrap();
+            // Every task runs on a worker whose start handler has finished.
+            let unstarted = AtomicUsize::new(0);
+            let got = pool.install(|| fib_checking_start(20, &unstarted));
+            assert_eq!(got, fib_seq(20), "{policy} x{threads}");
+            assert_eq!(
+                unstarted.into_inner(),
+                0,
+                "{policy} x{threads}: before start"
+            );
+            assert!(
+                exits.lock().unwrap().is_empty(),
+                "{policy} x{threads}: exit handler ran while the pool lives"
+            );
+            drop(pool); // joins the workers: every exit handler has returned
+            let want: Vec<Seen> = (0..threads)
+                .map(|i| Seen {
+                    index: i,
+                    name: Some(format!("ba-{policy}-{i}")),
+                    current: Some(i),
+                    // Nothing forked yet at the start; nothing left at the exit.
+                    pending: Some(false),
+                })
+                .collect();
+            assert_eq!(sorted(&starts), want, "{policy} x{threads}: starts");
+            assert_eq!(sorted(&exits), want, "{policy} x{threads}: exits");
+        }
+    }
+}
+
+#[test]
+fn thread_names_come_from_the_closure_under_every_policy() {
+    for &policy in Policy::ALL {
+        // Not `Send`: the closure runs on the building thread only, once per worker.
+        let calls = Rc::new(RefCell::new(Vec::new()));
+        let c = Rc::clone(&calls);
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(3)
+            .policy(policy)
+            .thread_name(move |i| {
+                c.borrow_mut().push(i);
+                format!("named-{policy}-{i}")
+            })
+            .build()
+            .unwrap();
+        assert_eq!(*calls.borrow(), [0, 1, 2], "{policy}: closure calls");
+        // Inside `install`, and on whichever workers run a fork tree's tasks.
+        let wrong = AtomicUsize::new(0);
+        fn check(n: u64, policy: Policy, wrong: &AtomicUsize) {
+            let name = std::thread::current().name().map(str::to_owned);
+            let want = current_thread_index().map(|i| format!("named-{policy}-{i}"));
+            if name.is_none() || name != want {
+                wrong.fetch_add(1, Ordering::Relaxed);
+            }
+            if n >= 2 {
+                splitsteal_core::join(
+                    || check(n - 1, policy, wrong),
+                    || check(n - 2, policy, wrong),
+                );
+            }
+        }
+        pool.install(|| check(18, policy, &wrong));
+        assert_eq!(wrong.into_inner(), 0, "{policy}: tasks on misnamed threads");
+
+        // Without a closure: `splitsteal-<policy>-<index>`.
+        let pool = common::pool(2, policy);
+        let (index, name) = pool.install(|| {
+            let name = std::thread::current().name().map(str::to_owned);
+            (current_thread_index().unwrap(), name)
+        });
+        assert_eq!(
+            name,
+            Some(format!("splitsteal-{policy}-{index}")),
+            "{policy}"
+        );
+    }
+}
+
+#[test]
+fn bad_thread_names_fail_the_build_before_anything_starts() {
+    let started = Arc::new(AtomicUsize::new(0));
+    let s = Arc::clone(&started);
+    let err = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .thread_name(|i| format!("nul\0{i}"))
+        .start_handler(move |_| {
+            s.fetch_add(1, Ordering::SeqCst);
+        })
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, BuildError::InvalidConfig(_)), "{err:?}");
+    assert!(err.to_string().contains("NUL"), "{err}");
+    // A panicking name closure propagates from `build`.
+    let r = std::panic::catch_unwind(|| {
+        ThreadPoolBuilder::new()
+            .num_threads(2)
+            .thread_name(|i| {
+                if i == 1 {
+                    panic!("no name")
+                } else {
+                    "ok".into()
+                }
+            })
+            .build()
+    });
+    assert_eq!(panic_message(&*r.unwrap_err()), "no name");
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(started.load(Ordering::SeqCst), 0, "a worker was started");
+}
+
+#[test]
+fn panics_in_start_and_exit_handlers_reach_the_panic_handler_under_every_policy() {
+    for &policy in Policy::ALL {
+        let caught = Arc::new(Mutex::new(Vec::new()));
+        let c = Arc::clone(&caught);
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(policy)
+            .start_handler(|i| panic!("start {i}"))
+            .exit_handler(|i| panic!("exit {i}"))
+            .panic_handler(move |payload| c.lock().unwrap().push(panic_message(&*payload)))
+            .build()
+            .unwrap();
+        // The workers started normally once the panic handler returned.
+        assert_eq!(pool.install(|| fib(18)), fib_seq(18), "{policy}");
+        drop(pool);
+        let mut caught = caught.lock().unwrap().clone();
+        caught.sort();
+        assert_eq!(
+            caught,
+            ["exit 0", "exit 1", "start 0", "start 1"],
+            "{policy}"
+        );
+    }
+}
+
+#[test]
+fn pool_current_thread_index_is_none_off_its_own_workers_under_every_policy() {
+    for &policy in Policy::ALL {
+        let pool = common::pool(2, policy);
+        let other = common::pool(1, policy);
+        assert_eq!(pool.current_thread_index(), None, "{policy}: main thread");
+        let (mine, free) = pool.install(|| (pool.current_thread_index(), current_thread_index()));
+        assert!(mine.is_some_and(|i| i < 2), "{policy}: {mine:?}");
+        assert_eq!(mine, free, "{policy}");
+        // On the other pool's worker the free function says Some(0); this pool says None.
+        let (mine, free) = other.install(|| (pool.current_thread_index(), current_thread_index()));
+        assert_eq!(
+            (mine, free),
+            (None, Some(0)),
+            "{policy}: other pool's worker"
+        );
+        // The same, nested: `pool`'s worker installs on `other`.
+        let nested = pool.install(|| other.install(|| pool.current_thread_index()));
+        assert_eq!(nested, None, "{policy}: nested in another pool");
+        let plain = std::thread::scope(|s| s.spawn(|| pool.current_thread_index()).join());
+        assert_eq!(plain.unwrap(), None, "{policy}: a plain thread");
+    }
+}
+
+#[test]
+fn pending_tasks_are_the_local_deque_under_every_policy() {
+    for &policy in Policy::ALL {
+        // One worker: nobody steals `join`'s second closure while the first runs.
+        let pool = common::pool(1, policy);
+        let other = common::pool(1, policy);
+        assert_eq!(current_thread_has_pending_tasks(), None, "{policy}: main");
+        assert_eq!(
+            pool.current_thread_has_pending_tasks(),
+            None,
+            "{policy}: main"
+        );
+        let got = pool.install(|| {
+            let fresh = (
+                pool.current_thread_has_pending_tasks(),
+                current_thread_has_pending_tasks(),
+            );
+            let (in_a, in_b) = splitsteal_core::join(
+                || {
+                    (
+                        pool.current_thread_has_pending_tasks(),
+                        current_thread_has_pending_tasks(),
+                    )
+                },
+                // `b` was popped to run: the deque is empty again.
+                current_thread_has_pending_tasks,
+            );
+            let after = current_thread_has_pending_tasks();
+            (fresh, in_a, in_b, after)
+        });
+        assert_eq!(
+            got,
+            (
+                (Some(false), Some(false)),
+                (Some(true), Some(true)),
+                Some(false),
+                Some(false)
+            ),
+            "{policy}"
+        );
+        // On another pool's worker, this pool says None; the free function answers.
+        let there = other.install(|| {
+            splitsteal_core::join(
+                || {
+                    (
+                        pool.current_thread_has_pending_tasks(),
+                        current_thread_has_pending_tasks(),
+                    )
+                },
+                || (),
+            )
+            .0
+        });
+        assert_eq!(there, (None, Some(true)), "{policy}: other pool's worker");
+    }
+}
+
+#[test]
+fn max_num_threads_is_the_cap_and_exceeding_it_is_a_clear_error() {
+    let max = max_num_threads();
+    assert!(max >= 1);
+    assert_eq!(max, splitsteal_core::pool::MAX_THREADS);
+    for &policy in Policy::ALL {
+        let err: ThreadPoolBuildError = ThreadPoolBuilder::new()
+            .num_threads(max + 1)
+            .policy(policy)
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(err, BuildError::InvalidConfig(_)),
+            "{policy}: {err:?}"
+        );
+        let msg = err.to_string();
+        assert!(
+            msg.contains(&format!("num_threads({})", max + 1))
+                && msg.contains(&format!("at most {max} threads")),
+            "{policy}: {msg}"
+        );
+    }
+}
+
+// ---- Aborts: run in a child process (this test binary, filtered to one test). ----
+
+/// Set in the child: `<mode>:<policy>`.
+const CHILD_ENV: &str = "SPLITSTEAL_BUILDER_API_ABORT_CHILD";
+const CHILD_TEST: &str = "unhandled_handler_panics_abort_the_process_under_every_policy";
+
+/// In the child: build a pool whose start handler panics with no panic handler, or with a
+/// panic handler that panics too. The process must abort before `install` returns.
+fn abort_child(spec: &str) {
+    // No core file for the expected abort.
+    let no_core = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: plain system call on a valid struct.
+    unsafe { libc::setrlimit(libc::RLIMIT_CORE, &no_core) };
+    let (mode, policy) = spec.split_once(':').unwrap();
+    let policy: Policy = policy.parse().unwrap();
+    let builder = ThreadPoolBuilder::new()
+        .num_threads(1)
+        .policy(policy)
+        .start_handler(|_| panic!("start handler boom"));
+    let builder = match mode {
+        "none" => builder,
+        "panicking" => builder.panic_handler(|_| panic!("panic handler boom")),
+        _ => unreachable!("{mode}"),
+    };
+    let pool: ThreadPool = builder.build().unwrap();
+    // The single worker runs this only after its start handler returned.
+    pool.install(|| ());
+    eprintln!("child: still alive");
+}
+
+#[test]
+fn unhandled_handler_panics_abort_the_process_under_every_policy() {
+    if let Ok(spec) = std::env::var(CHILD_ENV) {
+        return abort_child(&spec);
+    }
+    use std::os::unix::process::ExitStatusExt;
+    let exe = std::env::current_exe().unwrap();
+    for &policy in Policy::ALL {
+        for (mode, says) in [
+            ("none", "no panic_handler set"),
+            (
+                "panicking",
+                "the panic_handler panicked (panic handler boom)",
+            ),
+        ] {
+            let mut child = Command::new(&exe)
+                .args([CHILD_TEST, "--exact", "--nocapture", "--test-threads=1"])
+                .env(CHILD_ENV, format!("{mode}:{policy}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let status = loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    break status;
+                }
+                if Instant::now() > deadline {
+                    child.kill().unwrap();
+                    child.wait().unwrap();
+                    panic!("{mode}:{policy}: the child did not abort within 60 s");
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            };
+            let mut stderr = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+            assert_eq!(
+                status.signal(),
+                Some(libc::SIGABRT),
+                "{mode}:{policy}: {status}; stderr:\n{stderr}"
+            );
+            assert!(
+                stderr.contains(says) && stderr.contains("aborting"),
+                "{mode}:{policy}: stderr:\n{stderr}"
+            );
+            assert!(!stderr.contains("still alive"), "{mode}:{policy}");
+        }
+    }
+}
