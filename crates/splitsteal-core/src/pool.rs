@@ -802,12 +802,7 @@ impl Drop for ThreadPool {
 /// assert_eq!(pool.install(splitsteal::current_num_threads), 3);
 /// ```
 pub fn current_num_threads() -> usize {
-    let worker = WorkerThread::current();
-    // SAFETY: a non-null current worker is this thread's own.
-    match unsafe { worker.as_ref() } {
-        Some(w) => w.registry.num_threads(),
-        None => global_registry().num_threads(),
-    }
+    crate::spawn::with_current_registry(|r| r.num_threads())
 }
 
 /// The worker index (0-based) of the calling thread in its pool, if it is a worker of any
@@ -889,12 +884,7 @@ impl ForkJoin for Current {
     }
 
     fn morsel_bytes(&self) -> usize {
-        let worker = WorkerThread::current();
-        // SAFETY: a non-null current worker is this thread's own.
-        match unsafe { worker.as_ref() } {
-            Some(w) => w.registry.config.morsel_bytes,
-            None => global_registry().config.morsel_bytes,
-        }
+        crate::spawn::with_current_registry(|r| r.config.morsel_bytes)
     }
 
     fn split_hint(&self) -> Option<(usize, usize)> {

@@ -258,21 +258,14 @@ impl Registry {
     /// caller is one of them (stealable from there, like a `join`'s second closure; under
     /// `hybrid` also mailed), else in the injector.
     pub(crate) fn push_or_inject(self: &Arc<Self>, job: JobRef) {
-        let worker = WorkerThread::current();
-        // SAFETY: a non-null current worker is this thread's own.
-        match unsafe { worker.as_ref() } {
+        match WorkerThread::current_ref() {
             Some(w) if Arc::ptr_eq(&w.registry, self) => {
                 if let Some(h) = w.deque.hybrid() {
                     if crate::hybrid::spawn_mailing(w, h, job) {
                         return;
                     }
                 }
-                if w.push(job) {
-                    w.after_push();
-                } else {
-                    // Deque full: run it now, nothing lost.
-                    w.execute(job);
-                }
+                w.push_or_run(job);
             }
             // From a thread of another pool (or none).
             _ => self.inject(job),

@@ -110,9 +110,7 @@ impl ThreadPool {
 /// Calls `f` with the registry of the pool the calling thread is a worker of, else the
 /// global pool's.
 pub(crate) fn with_current_registry<R>(f: impl FnOnce(&Arc<Registry>) -> R) -> R {
-    let worker = WorkerThread::current();
-    // SAFETY: a non-null current worker is this thread's own, alive for the call.
-    match unsafe { worker.as_ref() } {
+    match WorkerThread::current_ref() {
         Some(w) => f(&w.registry),
         None => f(global_registry()),
     }
@@ -156,17 +154,10 @@ pub(crate) fn push_fifo_or_inject<'f>(
     job: JobRef,
     fifo_of: impl FnOnce(usize) -> &'f JobFifo,
 ) {
-    let worker = WorkerThread::current();
-    // SAFETY: a non-null current worker is this thread's own.
-    match unsafe { worker.as_ref() } {
+    match WorkerThread::current_ref() {
         Some(w) if Arc::ptr_eq(&w.registry, registry) => {
-            let fifo_ref = fifo_of(w.index).push(job);
-            if w.push(fifo_ref) {
-                w.after_push();
-            } else {
-                // Deque full: run the oldest queued job now, nothing lost.
-                w.execute(fifo_ref);
-            }
+            // A full deque runs the FIFO's oldest job at once, which keeps the order.
+            w.push_or_run(fifo_of(w.index).push(job));
         }
         _ => registry.inject(job),
     }

@@ -150,6 +150,16 @@ impl WorkerThread {
         self.owned().push(job)
     }
 
+    /// Pushes a spawned job (or a FIFO's reference) and answers waiting thieves; a full
+    /// deque runs it now instead, so nothing is lost.
+    pub(crate) fn push_or_run(&self, job: JobRef) {
+        if self.push(job) {
+            self.after_push();
+        } else {
+            self.execute(job);
+        }
+    }
+
     /// Pops the newest local job.
     pub(crate) fn take_local(&self) -> Option<JobRef> {
         self.owned().take()
