@@ -32,7 +32,9 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod iter;
 pub mod par;
+pub mod prelude;
 
 pub use par::current::{par_for, par_for_grain};
 pub use splitsteal_core::{

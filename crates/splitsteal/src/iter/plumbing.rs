@@ -1,0 +1,348 @@
+//! The machinery under the parallel iterators: producers that split by position,
+//! consumers that split alongside them, and the bridge that runs the two over `join`.
+//!
+//! The traits have rayon's names and shapes (`Producer`, `Consumer`, `Folder`, `Reducer`,
+//! `UnindexedProducer`, `UnindexedConsumer`, `ProducerCallback`), so an iterator written
+//! against `rayon::iter::plumbing` ports by changing its `use` lines.
+//!
+//! # How a parallel iterator runs
+//!
+//! A *producer* is the data side: a slice, a range, or an adaptor over another producer.
+//! An indexed producer ([`Producer`]) knows its length and splits at any index; an
+//! unindexed one ([`UnindexedProducer`]) splits where it likes, or refuses. A *consumer* is
+//! the result side: `sum`, `collect`, `for_each`. It splits along with the producer and
+//! hands each piece a [`Folder`], which folds that piece's items sequentially; a
+//! [`Reducer`] then combines the two halves' results, left before right, so order-sensitive
+//! results (`collect`, `find_first`, `reduce` with a non-commutative operator) come out as
+//! the sequential iterator would give them.
+//!
+//! # When to split: the adaptive splitter
+//!
+//! Each split is one [`join_context`]. The bridge first splits the input into about
+//! `current_num_threads()` pieces (halving a budget at each level), and from then on splits
+//! a piece again only when it was *stolen*: [`FnContext::migrated`] tells the second half
+//! that another worker took it, which means that worker was idle and more pieces can be
+//! used. This is rayon's adaptive splitter; why it was kept over a fixed grain is measured
+//! in the README's iterator table (MEASURE-ME).
+//!
+//! `with_min_len` / `with_max_len` bound the pieces of an indexed producer: a piece
+//! shorter than twice the minimum is never split; the budget starts at least at
+//! `len / max_len`, so no piece is left longer than the maximum unsplit.
+
+use crate::{current_num_threads, join_context};
+
+/// An indexed data source: knows its length and can be split at any index.
+pub trait Producer: Send + Sized {
+    /// The items produced.
+    type Item;
+    /// The sequential iterator a piece becomes at a leaf.
+    type IntoIter: Iterator<Item = Self::Item> + DoubleEndedIterator + ExactSizeIterator;
+
+    /// This piece as a sequential iterator.
+    fn into_iter(self) -> Self::IntoIter;
+
+    /// The shortest piece worth running alone (set by `with_min_len`).
+    fn min_len(&self) -> usize {
+        1
+    }
+
+    /// The longest piece that may run alone (set by `with_max_len`).
+    fn max_len(&self) -> usize {
+        usize::MAX
+    }
+
+    /// Splits into `[0, index)` and `[index, len)`.
+    fn split_at(self, index: usize) -> (Self, Self);
+
+    /// Feeds this piece's items to `folder`, stopping early once it is full.
+    fn fold_with<F>(self, folder: F) -> F
+    where
+        F: Folder<Self::Item>,
+    {
+        folder.consume_iter(self.into_iter())
+    }
+}
+
+/// A data source whose length is not known in advance (`filter`'s output, a bridged
+/// sequential iterator): it splits where it can.
+pub trait UnindexedProducer: Send + Sized {
+    /// The items produced.
+    type Item;
+
+    /// Splits off a second piece, or returns `None` when this one cannot split further.
+    fn split(self) -> (Self, Option<Self>);
+
+    /// Feeds this piece's items to `folder`.
+    fn fold_with<F>(self, folder: F) -> F
+    where
+        F: Folder<Self::Item>;
+}
+
+/// The result side of an indexed run: splits at the same indices as the producer.
+pub trait Consumer<Item>: Send + Sized {
+    /// Folds one piece's items.
+    type Folder: Folder<Item, Result = Self::Result>;
+    /// Combines two adjacent pieces' results.
+    type Reducer: Reducer<Self::Result>;
+    /// The result.
+    type Result: Send;
+
+    /// Splits into consumers for `[0, index)` and `[index, ..)`, and the reducer that joins
+    /// their results.
+    fn split_at(self, index: usize) -> (Self, Self, Self::Reducer);
+
+    /// The folder for a piece that is not split further.
+    fn into_folder(self) -> Self::Folder;
+
+    /// Whether no more items are wanted (a `find_any` that found one).
+    fn full(&self) -> bool;
+}
+
+/// A consumer that can also be split without knowing where: the left part is split off and
+/// `self` stays the right part.
+pub trait UnindexedConsumer<Item>: Consumer<Item> {
+    /// A consumer for items before all of `self`'s.
+    fn split_off_left(&self) -> Self;
+
+    /// The reducer for a `split_off_left` pair.
+    fn to_reducer(&self) -> Self::Reducer;
+}
+
+/// Folds the items of one piece, sequentially.
+pub trait Folder<Item>: Sized {
+    /// What the piece folds to.
+    type Result;
+
+    /// Takes one item.
+    fn consume(self, item: Item) -> Self;
+
+    /// Takes items until the iterator ends or the folder is full.
+    fn consume_iter<I>(mut self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = Item>,
+    {
+        for item in iter {
+            self = self.consume(item);
+            if self.full() {
+                break;
+            }
+        }
+        self
+    }
+
+    /// The piece's result.
+    fn complete(self) -> Self::Result;
+
+    /// Whether no more items are wanted.
+    fn full(&self) -> bool;
+}
+
+/// Combines the results of two adjacent pieces, `left` before `right`.
+pub trait Reducer<Result> {
+    /// The combined result.
+    fn reduce(self, left: Result, right: Result) -> Result;
+}
+
+/// A computation handed a producer of unknown type: how an indexed iterator lends its
+/// producer to an adaptor (`zip` takes both sides' producers this way).
+pub trait ProducerCallback<Item> {
+    /// The computation's result.
+    type Output;
+
+    /// Runs the computation on `producer`.
+    fn callback<P>(self, producer: P) -> Self::Output
+    where
+        P: Producer<Item = Item>;
+}
+
+/// Decides whether a piece splits again (see the module docs).
+#[derive(Clone, Copy)]
+struct Splitter {
+    /// Splits left before pieces stop splitting unless stolen.
+    budget: usize,
+}
+
+impl Splitter {
+    fn new() -> Splitter {
+        Splitter {
+            budget: current_num_threads(),
+        }
+    }
+
+    fn try_split(&mut self, stolen: bool) -> bool {
+        if stolen {
+            // A thief was idle: give the stolen piece a fresh budget for the pool's size,
+            // but keep halving it so repeated steals of ever smaller pieces run out.
+            self.budget = Ord::max(current_num_threads(), self.budget / 2);
+            true
+        } else if self.budget > 0 {
+            self.budget /= 2;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// A [`Splitter`] that also respects an indexed producer's `min_len` and `max_len`.
+#[derive(Clone, Copy)]
+struct LengthSplitter {
+    inner: Splitter,
+    min: usize,
+}
+
+impl LengthSplitter {
+    fn new(min: usize, max: usize, len: usize) -> LengthSplitter {
+        let mut inner = Splitter::new();
+        // Enough budget that, halving at every level, no piece stays above `max`.
+        let max_pieces = len / Ord::max(max, 1);
+        inner.budget = Ord::max(inner.budget, max_pieces);
+        LengthSplitter {
+            inner,
+            min: Ord::max(min, 1),
+        }
+    }
+
+    fn try_split(&mut self, len: usize, stolen: bool) -> bool {
+        len / 2 >= self.min && self.inner.try_split(stolen)
+    }
+}
+
+/// Runs an indexed producer of `len` items into a consumer, splitting both alike.
+///
+/// ```
+/// use splitsteal::iter::plumbing::*;
+/// use splitsteal::prelude::*;
+///
+/// // A consumer written against the plumbing: counts the items it is given.
+/// struct Count;
+/// struct CountFolder(usize);
+/// struct Add;
+/// impl Consumer<u8> for Count {
+///     type Folder = CountFolder;
+///     type Reducer = Add;
+///     type Result = usize;
+///     fn split_at(self, _: usize) -> (Self, Self, Add) { (Count, Count, Add) }
+///     fn into_folder(self) -> CountFolder { CountFolder(0) }
+///     fn full(&self) -> bool { false }
+/// }
+/// impl Folder<u8> for CountFolder {
+///     type Result = usize;
+///     fn consume(self, _: u8) -> Self { CountFolder(self.0 + 1) }
+///     fn complete(self) -> usize { self.0 }
+///     fn full(&self) -> bool { false }
+/// }
+/// impl Reducer<usize> for Add {
+///     fn reduce(self, a: usize, b: usize) -> usize { a + b }
+/// }
+/// let v = vec![7u8; 1000];
+/// assert_eq!(v.par_iter().map(|x| *x).drive(Count), 1000);
+/// ```
+pub fn bridge<I, C>(par_iter: I, consumer: C) -> C::Result
+where
+    I: crate::iter::IndexedParallelIterator,
+    C: Consumer<I::Item>,
+{
+    let len = par_iter.len();
+    struct Callback<C> {
+        len: usize,
+        consumer: C,
+    }
+    impl<C, Item> ProducerCallback<Item> for Callback<C>
+    where
+        C: Consumer<Item>,
+    {
+        type Output = C::Result;
+        fn callback<P>(self, producer: P) -> C::Result
+        where
+            P: Producer<Item = Item>,
+        {
+            bridge_producer_consumer(self.len, producer, self.consumer)
+        }
+    }
+    par_iter.with_producer(Callback { len, consumer })
+}
+
+/// Runs a producer of `len` items into a consumer (the core of every indexed run).
+pub fn bridge_producer_consumer<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let splitter = LengthSplitter::new(producer.min_len(), producer.max_len(), len);
+    bridge_indexed(len, false, splitter, producer, consumer)
+}
+
+fn bridge_indexed<P, C>(
+    len: usize,
+    stolen: bool,
+    mut splitter: LengthSplitter,
+    producer: P,
+    consumer: C,
+) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    if consumer.full() {
+        return consumer.into_folder().complete();
+    }
+    if !splitter.try_split(len, stolen) {
+        return producer.fold_with(consumer.into_folder()).complete();
+    }
+    let mid = len / 2;
+    let (left_producer, right_producer) = producer.split_at(mid);
+    let (left_consumer, right_consumer, reducer) = consumer.split_at(mid);
+    let (left, right) = join_context(
+        |ctx| bridge_indexed(mid, ctx.migrated(), splitter, left_producer, left_consumer),
+        |ctx| {
+            bridge_indexed(
+                len - mid,
+                ctx.migrated(),
+                splitter,
+                right_producer,
+                right_consumer,
+            )
+        },
+    );
+    reducer.reduce(left, right)
+}
+
+/// Runs an unindexed producer into a consumer.
+pub fn bridge_unindexed<P, C>(producer: P, consumer: C) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    bridge_unindexed_with(Splitter::new(), false, producer, consumer)
+}
+
+fn bridge_unindexed_with<P, C>(
+    mut splitter: Splitter,
+    stolen: bool,
+    producer: P,
+    consumer: C,
+) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    if consumer.full() {
+        return consumer.into_folder().complete();
+    }
+    if !splitter.try_split(stolen) {
+        return producer.fold_with(consumer.into_folder()).complete();
+    }
+    match producer.split() {
+        (left_producer, Some(right_producer)) => {
+            let left_consumer = consumer.split_off_left();
+            let reducer = consumer.to_reducer();
+            let (left, right) = join_context(
+                |ctx| bridge_unindexed_with(splitter, ctx.migrated(), left_producer, left_consumer),
+                |ctx| bridge_unindexed_with(splitter, ctx.migrated(), right_producer, consumer),
+            );
+            reducer.reduce(left, right)
+        }
+        (producer, None) => producer.fold_with(consumer.into_folder()).complete(),
+    }
+}
