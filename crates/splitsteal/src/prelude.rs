@@ -12,3 +12,6 @@ pub use crate::iter::{
     FromParallelIterator, IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator,
     IntoParallelRefMutIterator, ParallelExtend, ParallelIterator,
 };
+
+// ---- helper A: ParallelSlice, ParallelSliceMut, ParallelString, ParallelBridge ----
+

@@ -33,6 +33,18 @@ pub mod vec;
 
 pub use map::Map;
 
+// ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
+
+
+// ---- modules and re-exports (helper B: indexed adaptors) ----
+
+
+// ---- modules and re-exports (helper C: unindexed adaptors, consumers) ----
+
+
+// ---- modules and re-exports (helper D: collections, extend, unzip/partition) ----
+
+
 use plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
 
 /// A parallel iterator: a source of items that can be split across the pool's workers.
