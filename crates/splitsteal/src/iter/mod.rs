@@ -35,7 +35,9 @@ pub use map::Map;
 
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
 
+
 // ---- modules and re-exports (helper B: indexed adaptors) ----
+
 
 // ---- modules and re-exports (helper C: unindexed adaptors, consumers) ----
 
@@ -59,6 +61,7 @@ pub use try_fold::{TryFold, TryFoldWith};
 use try_trait::Try;
 
 // ---- modules and re-exports (helper D: collections, extend, unzip/partition) ----
+
 
 use plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
 
