@@ -568,7 +568,7 @@ fn find_first_and_last_through_flat_map() {
 /// gets through few items, and the early-stop counts below are stable on a busy machine.
 fn work(x: usize) -> usize {
     let mut h = x;
-    for _ in 0..64 {
+    for _ in 0..256 {
         h = std::hint::black_box(h.wrapping_mul(31).wrapping_add(7));
     }
     h
