@@ -34,6 +34,10 @@ pub mod vec;
 pub use map::Map;
 
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
+mod delegate;
+pub mod collections;
+pub mod option;
+pub mod result;
 
 
 // ---- modules and re-exports (helper B: indexed adaptors) ----
