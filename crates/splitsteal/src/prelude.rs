@@ -14,4 +14,5 @@ pub use crate::iter::{
 };
 
 // ---- helper A: ParallelSlice, ParallelSliceMut, ParallelString, ParallelBridge ----
+pub use crate::iter::slice::{ParallelSlice, ParallelSliceMut};
 

@@ -34,7 +34,10 @@ pub mod vec;
 pub use map::Map;
 
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
+mod chunks;
 mod delegate;
+mod slice_ext;
+mod windows;
 pub mod collections;
 pub mod option;
 pub mod result;
