@@ -367,3 +367,107 @@ fn sort_by_cached_key_with_expensive_distinct_keys() {
         }
     });
 }
+
+// ---- strings ----
+
+/// Chars to build test strings from: multi-byte letters (2, 3 and 4 bytes), every
+/// separator the tests use, Unicode and ASCII whitespace, and `\r` for `\r\n`.
+const DENSE: &[char] = &[
+    'a', 'é', '€', '😀', '中', ',', ';', ' ', '\n', '\r', '\u{3000}', '\t', 'x', '\u{a0}',
+];
+
+/// A string of `n` chars: `sparse` has a separator about every 300 chars, else dense.
+fn text(n: usize, sparse: bool) -> String {
+    let letters = ['é', '€', '😀', '中', 'b'];
+    let seps = [',', '\n', ' ', ';', '\r'];
+    data(n, 1500)
+        .iter()
+        .map(|&x| {
+            let x = x as usize;
+            if !sparse {
+                DENSE[x % DENSE.len()]
+            } else if x < seps.len() {
+                seps[x]
+            } else {
+                letters[x % letters.len()]
+            }
+        })
+        .collect()
+}
+
+/// Short strings where the edge cases live: empty, separators only, at both ends,
+/// `\r\n` and a lone `\r`, a single multi-byte char.
+const EDGES: &[&str] = &[
+    "", ",", ",,", "a,", ",a", "\n", "\n\n", "\r\n", "a\r", "a\r\n", "\r\n\r\n", "a\n\r\nb",
+    " ", "  a  b ", "😀", "😀,😀", "é\n", "\u{3000}x\u{3000}", ";;a;;", "中,",
+];
+
+/// Every string iterator against std on `s`; the splitting ones only, unless `full`.
+fn check_string(s: &str, full: bool) {
+    let ctx = format!("{:?} ({} bytes)", s.chars().take(20).collect::<String>(), s.len());
+    assert_eq!(s.par_split(',').collect::<Vec<_>>(), s.split(',').collect::<Vec<_>>(), "split {ctx}");
+    assert_eq!(s.par_lines().collect::<Vec<_>>(), s.lines().collect::<Vec<_>>(), "lines {ctx}");
+    assert_eq!(s.par_split_whitespace().collect::<Vec<_>>(), s.split_whitespace().collect::<Vec<_>>(), "split_whitespace {ctx}");
+    assert_eq!(s.par_split_inclusive('\n').collect::<Vec<_>>(), s.split_inclusive('\n').collect::<Vec<_>>(), "split_inclusive {ctx}");
+    if !full {
+        return;
+    }
+    assert_eq!(s.par_chars().collect::<Vec<_>>(), s.chars().collect::<Vec<_>>(), "chars {ctx}");
+    assert_eq!(s.par_char_indices().collect::<Vec<_>>(), s.char_indices().collect::<Vec<_>>(), "char_indices {ctx}");
+    assert_eq!(s.par_bytes().collect::<Vec<_>>(), s.bytes().collect::<Vec<_>>(), "bytes {ctx}");
+    assert_eq!(s.par_bytes().len(), s.len());
+    assert_eq!(s.par_encode_utf16().collect::<Vec<_>>(), s.encode_utf16().collect::<Vec<_>>(), "utf16 {ctx}");
+
+    let set: &[char] = &[',', ';'];
+    assert_eq!(s.par_split(set).collect::<Vec<_>>(), s.split(set).collect::<Vec<_>>(), "split set {ctx}");
+    assert_eq!(s.par_split([' ', '€']).collect::<Vec<_>>(), s.split([' ', '€']).collect::<Vec<_>>(), "split array {ctx}");
+    assert_eq!(s.par_split(&['😀', '\n']).collect::<Vec<_>>(), s.split(&['😀', '\n']).collect::<Vec<_>>(), "split &array {ctx}");
+    let f = |c: char| c == '中' || c == ';';
+    assert_eq!(s.par_split(f).collect::<Vec<_>>(), s.split(f).collect::<Vec<_>>(), "split fn {ctx}");
+
+    assert_eq!(s.par_split_inclusive(set).collect::<Vec<_>>(), s.split_inclusive(set).collect::<Vec<_>>(), "split_inclusive set {ctx}");
+    assert_eq!(s.par_split_terminator(',').collect::<Vec<_>>(), s.split_terminator(',').collect::<Vec<_>>(), "split_terminator {ctx}");
+    assert_eq!(s.par_split_terminator(f).collect::<Vec<_>>(), s.split_terminator(f).collect::<Vec<_>>(), "split_terminator fn {ctx}");
+
+    assert_eq!(
+        s.par_split_ascii_whitespace().collect::<Vec<_>>(),
+        s.split_ascii_whitespace().collect::<Vec<_>>(),
+        "split_ascii_whitespace {ctx}"
+    );
+    assert_eq!(s.par_matches('é').collect::<Vec<_>>(), s.matches('é').collect::<Vec<_>>(), "matches {ctx}");
+    let g = |c: char| c == '😀' || c == ',';
+    assert_eq!(s.par_match_indices(g).collect::<Vec<_>>(), s.match_indices(g).collect::<Vec<_>>(), "match_indices {ctx}");
+}
+
+#[test]
+fn strings_match_std_at_char_boundaries() {
+    everywhere(|| {
+        for s in EDGES {
+            check_string(s, true);
+        }
+        for &n in LENGTHS {
+            // A million chars only for the splitting iterators, to keep the file fast.
+            let full = n < 1_000_000;
+            check_string(&text(n, false), full);
+            check_string(&text(n, true), full);
+            // No separator at all: nothing to split at, one piece.
+            let plain: String = text(n, false).chars().filter(|c| c.is_alphabetic()).collect();
+            check_string(&plain, full);
+        }
+    });
+}
+
+#[test]
+fn string_sums_and_counts_match_std() {
+    everywhere(|| {
+        for &n in LENGTHS {
+            let s = text(n, false);
+            let words = s.par_split_whitespace().count();
+            assert_eq!(words, s.split_whitespace().count());
+            let total: usize = s.par_lines().map(str::len).sum();
+            assert_eq!(total, s.lines().map(str::len).sum::<usize>());
+            let code: u64 = s.par_chars().map(|c| c as u64).sum();
+            assert_eq!(code, s.chars().map(|c| c as u64).sum::<u64>());
+        }
+    });
+}

@@ -41,6 +41,7 @@ mod windows;
 pub mod collections;
 pub mod option;
 pub mod result;
+pub mod string;
 
 
 // ---- modules and re-exports (helper B: indexed adaptors) ----
