@@ -471,3 +471,90 @@ fn string_sums_and_counts_match_std() {
         }
     });
 }
+
+// ---- par_bridge ----
+
+/// An iterator that is not fused: after its first `None` it would start again. Counts
+/// the calls to `next` made after that `None`.
+struct Restarting<'a> {
+    next: u64,
+    end: u64,
+    ended: bool,
+    calls_after_end: &'a AtomicUsize,
+}
+
+impl Iterator for Restarting<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.ended {
+            self.calls_after_end.fetch_add(1, Ordering::Relaxed);
+            return Some(u64::MAX);
+        }
+        if self.next == self.end {
+            self.ended = true;
+            return None;
+        }
+        self.next += 1;
+        Some(self.next - 1)
+    }
+}
+
+#[test]
+fn par_bridge_yields_every_item_once() {
+    everywhere(|| {
+        for &n in LENGTHS {
+            let v = data(n, 1_000_000);
+            let mut par: Vec<u64> = v.iter().map(|x| x * 2).par_bridge().collect();
+            let mut seq: Vec<u64> = v.iter().map(|x| x * 2).collect();
+            par.sort_unstable();
+            seq.sort_unstable();
+            assert_eq!(par, seq, "n={n}");
+            let s: u64 = v.iter().copied().par_bridge().map(|x| x + 1).sum();
+            assert_eq!(s, v.iter().map(|x| x + 1).sum::<u64>(), "n={n}");
+
+            // Not fused: `next` must not be called again once it said `None`.
+            let after = AtomicUsize::new(0);
+            let it = Restarting { next: 0, end: n as u64, ended: false, calls_after_end: &after };
+            assert_eq!(it.par_bridge().count(), n, "n={n}");
+            assert_eq!(after.load(Ordering::Relaxed), 0, "next called after None, n={n}");
+        }
+    });
+}
+
+#[test]
+fn par_bridge_takes_a_send_but_not_sync_iterator() {
+    everywhere(|| {
+        for &n in SMALL_LENGTHS {
+            let (tx, rx) = std::sync::mpsc::channel();
+            for i in 0..n {
+                tx.send(i).unwrap();
+            }
+            drop(tx);
+            let mut got: Vec<usize> = rx.into_iter().par_bridge().collect();
+            got.sort_unstable();
+            assert_eq!(got, (0..n).collect::<Vec<_>>());
+        }
+    });
+}
+
+// ---- repeat, repeat_n, once, empty ----
+
+#[test]
+fn repeat_once_and_empty_match_std() {
+    use splitsteal::iter::{empty, once, repeat, repeat_n, repeatn};
+    everywhere(|| {
+        for &n in LENGTHS {
+            let expect = vec![3u8; n];
+            assert_eq!(repeat_n(3u8, n).collect::<Vec<_>>(), expect, "n={n}");
+            assert_eq!(repeatn(3u8, n).len(), n);
+            assert_eq!(repeat(3u8).take(n).collect::<Vec<_>>(), expect, "n={n}");
+            let strings: Vec<String> = repeat_n(String::from("ab"), n.min(10_007)).collect();
+            assert_eq!(strings, std::iter::repeat_n(String::from("ab"), n.min(10_007)).collect::<Vec<_>>());
+        }
+        assert_eq!(once(9).collect::<Vec<_>>(), [9]);
+        assert_eq!(once(9).len(), 1);
+        assert_eq!(empty::<u32>().collect::<Vec<_>>(), Vec::<u32>::new());
+        assert_eq!(empty::<u32>().sum::<u32>(), 0);
+    });
+}

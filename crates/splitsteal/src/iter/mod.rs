@@ -36,12 +36,19 @@ pub use map::Map;
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
 mod chunks;
 mod delegate;
+mod once;
+mod par_bridge;
+mod repeat;
 mod slice_ext;
 mod windows;
 pub mod collections;
 pub mod option;
 pub mod result;
 pub mod string;
+
+pub use once::{empty, once, Empty, Once};
+pub use par_bridge::{IterBridge, ParallelBridge};
+pub use repeat::{repeat, repeat_n, repeatn, Repeat, RepeatN};
 
 
 // ---- modules and re-exports (helper B: indexed adaptors) ----
