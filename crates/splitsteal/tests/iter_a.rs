@@ -65,8 +65,13 @@ fn hash_collections_match_sequential() {
             par.sort_unstable();
             seq.sort_unstable();
             assert_eq!(par, seq, "n={n}");
-            let s: u64 = map.par_iter().map(|(k, v)| k.wrapping_add(*v)).reduce(|| 0, u64::wrapping_add);
-            let e = map.iter().fold(0u64, |a, (k, v)| a.wrapping_add(k.wrapping_add(*v)));
+            let s: u64 = map
+                .par_iter()
+                .map(|(k, v)| k.wrapping_add(*v))
+                .reduce(|| 0, u64::wrapping_add);
+            let e = map
+                .iter()
+                .fold(0u64, |a, (k, v)| a.wrapping_add(k.wrapping_add(*v)));
             assert_eq!(s, e);
             let mut m2 = map.clone();
             m2.par_iter_mut().for_each(|(k, v)| *v = k % 13);
@@ -81,7 +86,10 @@ fn hash_collections_match_sequential() {
             seq.sort_unstable();
             assert_eq!(par, seq);
             let set2: HashSet<u64, SipBuild> = keys.iter().copied().collect();
-            assert_eq!(set2.par_iter().map(|x| x % 7).sum::<u64>(), set2.iter().map(|x| x % 7).sum());
+            assert_eq!(
+                set2.par_iter().map(|x| x % 7).sum::<u64>(),
+                set2.iter().map(|x| x % 7).sum()
+            );
         }
     });
 }
@@ -105,8 +113,14 @@ fn ordered_collections_keep_their_order() {
             );
 
             let bset: BTreeSet<u64> = v.iter().copied().collect();
-            assert_eq!(bset.par_iter().map(|x| *x).collect::<Vec<_>>(), bset.iter().copied().collect::<Vec<_>>());
-            assert_eq!(bset.clone().into_par_iter().collect::<Vec<_>>(), bset.into_iter().collect::<Vec<_>>());
+            assert_eq!(
+                bset.par_iter().map(|x| *x).collect::<Vec<_>>(),
+                bset.iter().copied().collect::<Vec<_>>()
+            );
+            assert_eq!(
+                bset.clone().into_par_iter().collect::<Vec<_>>(),
+                bset.into_iter().collect::<Vec<_>>()
+            );
 
             // A deque that wraps around its buffer: half pushed at the front.
             let mut dq: VecDeque<u64> = VecDeque::with_capacity(n);
@@ -122,7 +136,10 @@ fn ordered_collections_keep_their_order() {
             assert_eq!(dq.par_iter().map(|x| *x).collect::<Vec<_>>(), seq);
             let mut dq2 = dq.clone();
             dq2.par_iter_mut().for_each(|x| *x += 1);
-            assert_eq!(dq2.iter().copied().collect::<Vec<_>>(), seq.iter().map(|x| x + 1).collect::<Vec<_>>());
+            assert_eq!(
+                dq2.iter().copied().collect::<Vec<_>>(),
+                seq.iter().map(|x| x + 1).collect::<Vec<_>>()
+            );
             assert_eq!(dq.clone().into_par_iter().len(), n);
             assert_eq!(dq.into_par_iter().collect::<Vec<_>>(), seq);
 
@@ -130,14 +147,23 @@ fn ordered_collections_keep_their_order() {
             assert_eq!(list.par_iter().map(|x| *x).collect::<Vec<_>>(), v);
             let mut l2 = list.clone();
             l2.par_iter_mut().for_each(|x| *x *= 2);
-            assert_eq!(l2.into_iter().collect::<Vec<_>>(), v.iter().map(|x| x * 2).collect::<Vec<_>>());
+            assert_eq!(
+                l2.into_iter().collect::<Vec<_>>(),
+                v.iter().map(|x| x * 2).collect::<Vec<_>>()
+            );
             assert_eq!(list.into_par_iter().collect::<Vec<_>>(), v);
 
             let heap: BinaryHeap<u64> = v.iter().copied().collect();
             assert_eq!(heap.par_iter().len(), n);
-            assert_eq!(heap.par_iter().map(|x| *x).collect::<Vec<_>>(), heap.iter().copied().collect::<Vec<_>>());
+            assert_eq!(
+                heap.par_iter().map(|x| *x).collect::<Vec<_>>(),
+                heap.iter().copied().collect::<Vec<_>>()
+            );
             assert_eq!(heap.clone().into_par_iter().len(), n);
-            assert_eq!(heap.clone().into_par_iter().collect::<Vec<_>>(), heap.into_vec());
+            assert_eq!(
+                heap.clone().into_par_iter().collect::<Vec<_>>(),
+                heap.into_vec()
+            );
         }
     });
 }
@@ -170,7 +196,11 @@ fn chunks_match_std() {
                 let it = v.par_chunks_exact(size);
                 assert_eq!(it.remainder(), v.chunks_exact(size).remainder(), "{ctx}");
                 assert_eq!(it.len(), v.chunks_exact(size).len(), "{ctx}");
-                assert_eq!(it.collect::<Vec<_>>(), v.chunks_exact(size).collect::<Vec<_>>(), "{ctx}");
+                assert_eq!(
+                    it.collect::<Vec<_>>(),
+                    v.chunks_exact(size).collect::<Vec<_>>(),
+                    "{ctx}"
+                );
 
                 let par: Vec<&[u64]> = v.par_rchunks(size).collect();
                 assert_eq!(par, v.rchunks(size).collect::<Vec<_>>(), "{ctx}");
@@ -178,10 +208,18 @@ fn chunks_match_std() {
 
                 let it = v.par_rchunks_exact(size);
                 assert_eq!(it.remainder(), v.rchunks_exact(size).remainder(), "{ctx}");
-                assert_eq!(it.collect::<Vec<_>>(), v.rchunks_exact(size).collect::<Vec<_>>(), "{ctx}");
+                assert_eq!(
+                    it.collect::<Vec<_>>(),
+                    v.rchunks_exact(size).collect::<Vec<_>>(),
+                    "{ctx}"
+                );
 
                 let sums: Vec<u64> = v.par_chunks(size).map(|c| c.iter().sum()).collect();
-                assert_eq!(sums, v.chunks(size).map(|c| c.iter().sum()).collect::<Vec<u64>>(), "{ctx}");
+                assert_eq!(
+                    sums,
+                    v.chunks(size).map(|c| c.iter().sum()).collect::<Vec<u64>>(),
+                    "{ctx}"
+                );
             }
         }
     });
@@ -213,8 +251,10 @@ fn chunks_mut_match_std() {
                 let fresh = || (0..n as u64).collect::<Vec<u64>>();
 
                 let (mut par, mut seq) = (fresh(), fresh());
-                par.par_chunks_mut(size).for_each(|c| stamp(index_of(c) / size, c));
-                seq.chunks_mut(size).for_each(|c| stamp(index_of(c) / size, c));
+                par.par_chunks_mut(size)
+                    .for_each(|c| stamp(index_of(c) / size, c));
+                seq.chunks_mut(size)
+                    .for_each(|c| stamp(index_of(c) / size, c));
                 assert_eq!(par, seq, "chunks_mut {ctx}");
 
                 let (mut par, mut seq) = (fresh(), fresh());
@@ -222,11 +262,13 @@ fn chunks_mut_match_std() {
                 assert_eq!(it.len(), n / size);
                 assert_eq!(it.remainder().len(), n % size);
                 it.for_each(|c| stamp(index_of(c) / size, c));
-                seq.chunks_exact_mut(size).for_each(|c| stamp(index_of(c) / size, c));
+                seq.chunks_exact_mut(size)
+                    .for_each(|c| stamp(index_of(c) / size, c));
                 assert_eq!(par, seq, "chunks_exact_mut {ctx}");
 
                 let (mut par, mut seq) = (fresh(), fresh());
-                par.par_rchunks_mut(size).for_each(|c| stamp(index_of(c), c));
+                par.par_rchunks_mut(size)
+                    .for_each(|c| stamp(index_of(c), c));
                 seq.rchunks_mut(size).for_each(|c| stamp(index_of(c), c));
                 assert_eq!(par, seq, "rchunks_mut {ctx}");
 
@@ -234,7 +276,8 @@ fn chunks_mut_match_std() {
                 let it = par.par_rchunks_exact_mut(size);
                 assert_eq!(it.len(), n / size);
                 it.for_each(|c| stamp(index_of(c), c));
-                seq.rchunks_exact_mut(size).for_each(|c| stamp(index_of(c), c));
+                seq.rchunks_exact_mut(size)
+                    .for_each(|c| stamp(index_of(c), c));
                 assert_eq!(par, seq, "rchunks_exact_mut {ctx}");
             }
         }
@@ -256,11 +299,16 @@ fn windows_match_std() {
                 }
                 let ctx = format!("n={n} size={size}");
                 assert_eq!(v.par_windows(size).len(), v.windows(size).len(), "{ctx}");
-                let firsts: Vec<(u64, usize)> = v.par_windows(size).map(|w| (w[0], w.len())).collect();
+                let firsts: Vec<(u64, usize)> =
+                    v.par_windows(size).map(|w| (w[0], w.len())).collect();
                 let expect: Vec<(u64, usize)> = v.windows(size).map(|w| (w[0], w.len())).collect();
                 assert_eq!(firsts, expect, "{ctx}");
                 if n <= 10_007 {
-                    assert_eq!(v.par_windows(size).collect::<Vec<_>>(), v.windows(size).collect::<Vec<_>>(), "{ctx}");
+                    assert_eq!(
+                        v.par_windows(size).collect::<Vec<_>>(),
+                        v.windows(size).collect::<Vec<_>>(),
+                        "{ctx}"
+                    );
                 }
             }
         }
@@ -269,7 +317,7 @@ fn windows_match_std() {
 
 #[test]
 fn zero_chunk_or_window_size_panics_like_rayon() {
-    let mut v = vec![1, 2, 3];
+    let mut v = [1, 2, 3];
     let msg = "chunk_size must not be zero";
     assert!(panic_message(|| drop(v.par_chunks(0))).contains(msg));
     assert!(panic_message(|| drop(v.par_chunks_exact(0))).contains(msg));
@@ -353,7 +401,10 @@ fn key_sorts_are_stable_where_promised() {
 fn sort_by_cached_key_with_expensive_distinct_keys() {
     everywhere(|| {
         for &n in SMALL_LENGTHS {
-            let words: Vec<String> = data(n, 100_000).iter().map(|x| format!("w{}", x * 37 % 1001)).collect();
+            let words: Vec<String> = data(n, 100_000)
+                .iter()
+                .map(|x| format!("w{}", x * 37 % 1001))
+                .collect();
             let mut expect = words.clone();
             expect.sort_by_cached_key(|w| w.len());
             let mut a = words.clone();
@@ -398,45 +449,135 @@ fn text(n: usize, sparse: bool) -> String {
 /// Short strings where the edge cases live: empty, separators only, at both ends,
 /// `\r\n` and a lone `\r`, a single multi-byte char.
 const EDGES: &[&str] = &[
-    "", ",", ",,", "a,", ",a", "\n", "\n\n", "\r\n", "a\r", "a\r\n", "\r\n\r\n", "a\n\r\nb",
-    " ", "  a  b ", "😀", "😀,😀", "é\n", "\u{3000}x\u{3000}", ";;a;;", "中,",
+    "",
+    ",",
+    ",,",
+    "a,",
+    ",a",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "a\r",
+    "a\r\n",
+    "\r\n\r\n",
+    "a\n\r\nb",
+    " ",
+    "  a  b ",
+    "😀",
+    "😀,😀",
+    "é\n",
+    "\u{3000}x\u{3000}",
+    ";;a;;",
+    "中,",
 ];
 
 /// Every string iterator against std on `s`; the splitting ones only, unless `full`.
 fn check_string(s: &str, full: bool) {
-    let ctx = format!("{:?} ({} bytes)", s.chars().take(20).collect::<String>(), s.len());
-    assert_eq!(s.par_split(',').collect::<Vec<_>>(), s.split(',').collect::<Vec<_>>(), "split {ctx}");
-    assert_eq!(s.par_lines().collect::<Vec<_>>(), s.lines().collect::<Vec<_>>(), "lines {ctx}");
-    assert_eq!(s.par_split_whitespace().collect::<Vec<_>>(), s.split_whitespace().collect::<Vec<_>>(), "split_whitespace {ctx}");
-    assert_eq!(s.par_split_inclusive('\n').collect::<Vec<_>>(), s.split_inclusive('\n').collect::<Vec<_>>(), "split_inclusive {ctx}");
+    let ctx = format!(
+        "{:?} ({} bytes)",
+        s.chars().take(20).collect::<String>(),
+        s.len()
+    );
+    assert_eq!(
+        s.par_split(',').collect::<Vec<_>>(),
+        s.split(',').collect::<Vec<_>>(),
+        "split {ctx}"
+    );
+    assert_eq!(
+        s.par_lines().collect::<Vec<_>>(),
+        s.lines().collect::<Vec<_>>(),
+        "lines {ctx}"
+    );
+    assert_eq!(
+        s.par_split_whitespace().collect::<Vec<_>>(),
+        s.split_whitespace().collect::<Vec<_>>(),
+        "split_whitespace {ctx}"
+    );
+    assert_eq!(
+        s.par_split_inclusive('\n').collect::<Vec<_>>(),
+        s.split_inclusive('\n').collect::<Vec<_>>(),
+        "split_inclusive {ctx}"
+    );
     if !full {
         return;
     }
-    assert_eq!(s.par_chars().collect::<Vec<_>>(), s.chars().collect::<Vec<_>>(), "chars {ctx}");
-    assert_eq!(s.par_char_indices().collect::<Vec<_>>(), s.char_indices().collect::<Vec<_>>(), "char_indices {ctx}");
-    assert_eq!(s.par_bytes().collect::<Vec<_>>(), s.bytes().collect::<Vec<_>>(), "bytes {ctx}");
+    assert_eq!(
+        s.par_chars().collect::<Vec<_>>(),
+        s.chars().collect::<Vec<_>>(),
+        "chars {ctx}"
+    );
+    assert_eq!(
+        s.par_char_indices().collect::<Vec<_>>(),
+        s.char_indices().collect::<Vec<_>>(),
+        "char_indices {ctx}"
+    );
+    assert_eq!(
+        s.par_bytes().collect::<Vec<_>>(),
+        s.bytes().collect::<Vec<_>>(),
+        "bytes {ctx}"
+    );
     assert_eq!(s.par_bytes().len(), s.len());
-    assert_eq!(s.par_encode_utf16().collect::<Vec<_>>(), s.encode_utf16().collect::<Vec<_>>(), "utf16 {ctx}");
+    assert_eq!(
+        s.par_encode_utf16().collect::<Vec<_>>(),
+        s.encode_utf16().collect::<Vec<_>>(),
+        "utf16 {ctx}"
+    );
 
     let set: &[char] = &[',', ';'];
-    assert_eq!(s.par_split(set).collect::<Vec<_>>(), s.split(set).collect::<Vec<_>>(), "split set {ctx}");
-    assert_eq!(s.par_split([' ', '€']).collect::<Vec<_>>(), s.split([' ', '€']).collect::<Vec<_>>(), "split array {ctx}");
-    assert_eq!(s.par_split(&['😀', '\n']).collect::<Vec<_>>(), s.split(&['😀', '\n']).collect::<Vec<_>>(), "split &array {ctx}");
+    assert_eq!(
+        s.par_split(set).collect::<Vec<_>>(),
+        s.split(set).collect::<Vec<_>>(),
+        "split set {ctx}"
+    );
+    assert_eq!(
+        s.par_split([' ', '€']).collect::<Vec<_>>(),
+        s.split([' ', '€']).collect::<Vec<_>>(),
+        "split array {ctx}"
+    );
+    assert_eq!(
+        s.par_split(&['😀', '\n']).collect::<Vec<_>>(),
+        s.split(&['😀', '\n']).collect::<Vec<_>>(),
+        "split &array {ctx}"
+    );
     let f = |c: char| c == '中' || c == ';';
-    assert_eq!(s.par_split(f).collect::<Vec<_>>(), s.split(f).collect::<Vec<_>>(), "split fn {ctx}");
+    assert_eq!(
+        s.par_split(f).collect::<Vec<_>>(),
+        s.split(f).collect::<Vec<_>>(),
+        "split fn {ctx}"
+    );
 
-    assert_eq!(s.par_split_inclusive(set).collect::<Vec<_>>(), s.split_inclusive(set).collect::<Vec<_>>(), "split_inclusive set {ctx}");
-    assert_eq!(s.par_split_terminator(',').collect::<Vec<_>>(), s.split_terminator(',').collect::<Vec<_>>(), "split_terminator {ctx}");
-    assert_eq!(s.par_split_terminator(f).collect::<Vec<_>>(), s.split_terminator(f).collect::<Vec<_>>(), "split_terminator fn {ctx}");
+    assert_eq!(
+        s.par_split_inclusive(set).collect::<Vec<_>>(),
+        s.split_inclusive(set).collect::<Vec<_>>(),
+        "split_inclusive set {ctx}"
+    );
+    assert_eq!(
+        s.par_split_terminator(',').collect::<Vec<_>>(),
+        s.split_terminator(',').collect::<Vec<_>>(),
+        "split_terminator {ctx}"
+    );
+    assert_eq!(
+        s.par_split_terminator(f).collect::<Vec<_>>(),
+        s.split_terminator(f).collect::<Vec<_>>(),
+        "split_terminator fn {ctx}"
+    );
 
     assert_eq!(
         s.par_split_ascii_whitespace().collect::<Vec<_>>(),
         s.split_ascii_whitespace().collect::<Vec<_>>(),
         "split_ascii_whitespace {ctx}"
     );
-    assert_eq!(s.par_matches('é').collect::<Vec<_>>(), s.matches('é').collect::<Vec<_>>(), "matches {ctx}");
+    assert_eq!(
+        s.par_matches('é').collect::<Vec<_>>(),
+        s.matches('é').collect::<Vec<_>>(),
+        "matches {ctx}"
+    );
     let g = |c: char| c == '😀' || c == ',';
-    assert_eq!(s.par_match_indices(g).collect::<Vec<_>>(), s.match_indices(g).collect::<Vec<_>>(), "match_indices {ctx}");
+    assert_eq!(
+        s.par_match_indices(g).collect::<Vec<_>>(),
+        s.match_indices(g).collect::<Vec<_>>(),
+        "match_indices {ctx}"
+    );
 }
 
 #[test]
@@ -451,7 +592,10 @@ fn strings_match_std_at_char_boundaries() {
             check_string(&text(n, false), full);
             check_string(&text(n, true), full);
             // No separator at all: nothing to split at, one piece.
-            let plain: String = text(n, false).chars().filter(|c| c.is_alphabetic()).collect();
+            let plain: String = text(n, false)
+                .chars()
+                .filter(|c| c.is_alphabetic())
+                .collect();
             check_string(&plain, full);
         }
     });
@@ -515,9 +659,18 @@ fn par_bridge_yields_every_item_once() {
 
             // Not fused: `next` must not be called again once it said `None`.
             let after = AtomicUsize::new(0);
-            let it = Restarting { next: 0, end: n as u64, ended: false, calls_after_end: &after };
+            let it = Restarting {
+                next: 0,
+                end: n as u64,
+                ended: false,
+                calls_after_end: &after,
+            };
             assert_eq!(it.par_bridge().count(), n, "n={n}");
-            assert_eq!(after.load(Ordering::Relaxed), 0, "next called after None, n={n}");
+            assert_eq!(
+                after.load(Ordering::Relaxed),
+                0,
+                "next called after None, n={n}"
+            );
         }
     });
 }
@@ -550,7 +703,10 @@ fn repeat_once_and_empty_match_std() {
             assert_eq!(repeatn(3u8, n).len(), n);
             assert_eq!(repeat(3u8).take(n).collect::<Vec<_>>(), expect, "n={n}");
             let strings: Vec<String> = repeat_n(String::from("ab"), n.min(10_007)).collect();
-            assert_eq!(strings, std::iter::repeat_n(String::from("ab"), n.min(10_007)).collect::<Vec<_>>());
+            assert_eq!(
+                strings,
+                std::iter::repeat_n(String::from("ab"), n.min(10_007)).collect::<Vec<_>>()
+            );
         }
         assert_eq!(once(9).collect::<Vec<_>>(), [9]);
         assert_eq!(once(9).len(), 1);

@@ -156,8 +156,15 @@ impl<T: Sync> Clone for Chunks<'_, T> {
 }
 
 chunk_iterator!(
-    Chunks, ChunksProducer, Sync, &'data [T], &'data [T],
-    std::slice::Chunks<'data, T>, chunks, split_front, ceil_chunks
+    Chunks,
+    ChunksProducer,
+    Sync,
+    &'data [T],
+    &'data [T],
+    std::slice::Chunks<'data, T>,
+    chunks,
+    split_front,
+    ceil_chunks
 );
 
 /// The iterator of [`par_chunks_exact`](super::slice::ParallelSlice::par_chunks_exact):
@@ -209,8 +216,15 @@ impl<T: Sync> Clone for ChunksExact<'_, T> {
 }
 
 chunk_iterator!(
-    ChunksExact, ChunksExactProducer, Sync, &'data [T], &'data [T],
-    std::slice::ChunksExact<'data, T>, chunks_exact, split_front, exact_chunks
+    ChunksExact,
+    ChunksExactProducer,
+    Sync,
+    &'data [T],
+    &'data [T],
+    std::slice::ChunksExact<'data, T>,
+    chunks_exact,
+    split_front,
+    exact_chunks
 );
 
 /// The iterator of [`par_rchunks`](super::slice::ParallelSlice::par_rchunks): chunks of
@@ -243,8 +257,15 @@ impl<T: Sync> Clone for RChunks<'_, T> {
 }
 
 chunk_iterator!(
-    RChunks, RChunksProducer, Sync, &'data [T], &'data [T],
-    std::slice::RChunks<'data, T>, rchunks, split_back, ceil_chunks
+    RChunks,
+    RChunksProducer,
+    Sync,
+    &'data [T],
+    &'data [T],
+    std::slice::RChunks<'data, T>,
+    rchunks,
+    split_back,
+    ceil_chunks
 );
 
 /// The iterator of [`par_rchunks_exact`](super::slice::ParallelSlice::par_rchunks_exact):
@@ -297,8 +318,15 @@ impl<T: Sync> Clone for RChunksExact<'_, T> {
 }
 
 chunk_iterator!(
-    RChunksExact, RChunksExactProducer, Sync, &'data [T], &'data [T],
-    std::slice::RChunksExact<'data, T>, rchunks_exact, split_back, exact_chunks
+    RChunksExact,
+    RChunksExactProducer,
+    Sync,
+    &'data [T],
+    &'data [T],
+    std::slice::RChunksExact<'data, T>,
+    rchunks_exact,
+    split_back,
+    exact_chunks
 );
 
 /// The iterator of [`par_chunks_mut`](super::slice::ParallelSliceMut::par_chunks_mut):
@@ -325,8 +353,15 @@ impl<'data, T: Send> ChunksMut<'data, T> {
 }
 
 chunk_iterator!(
-    ChunksMut, ChunksMutProducer, Send, &'data mut [T], &'data mut [T],
-    std::slice::ChunksMut<'data, T>, chunks_mut, split_front_mut, ceil_chunks
+    ChunksMut,
+    ChunksMutProducer,
+    Send,
+    &'data mut [T],
+    &'data mut [T],
+    std::slice::ChunksMut<'data, T>,
+    chunks_mut,
+    split_front_mut,
+    ceil_chunks
 );
 
 /// The iterator of
@@ -406,8 +441,15 @@ impl<'data, T: Send> ChunksExactMut<'data, T> {
 }
 
 chunk_iterator!(
-    ChunksExactMut, ChunksExactMutProducer, Send, &'data mut [T], &'data mut [T],
-    std::slice::ChunksExactMut<'data, T>, chunks_exact_mut, split_front_mut, exact_chunks
+    ChunksExactMut,
+    ChunksExactMutProducer,
+    Send,
+    &'data mut [T],
+    &'data mut [T],
+    std::slice::ChunksExactMut<'data, T>,
+    chunks_exact_mut,
+    split_front_mut,
+    exact_chunks
 );
 
 /// The iterator of [`par_rchunks_mut`](super::slice::ParallelSliceMut::par_rchunks_mut):
@@ -434,8 +476,15 @@ impl<'data, T: Send> RChunksMut<'data, T> {
 }
 
 chunk_iterator!(
-    RChunksMut, RChunksMutProducer, Send, &'data mut [T], &'data mut [T],
-    std::slice::RChunksMut<'data, T>, rchunks_mut, split_back_mut, ceil_chunks
+    RChunksMut,
+    RChunksMutProducer,
+    Send,
+    &'data mut [T],
+    &'data mut [T],
+    std::slice::RChunksMut<'data, T>,
+    rchunks_mut,
+    split_back_mut,
+    ceil_chunks
 );
 
 /// The iterator of
@@ -513,6 +562,13 @@ impl<'data, T: Send> RChunksExactMut<'data, T> {
 }
 
 chunk_iterator!(
-    RChunksExactMut, RChunksExactMutProducer, Send, &'data mut [T], &'data mut [T],
-    std::slice::RChunksExactMut<'data, T>, rchunks_exact_mut, split_back_mut, exact_chunks
+    RChunksExactMut,
+    RChunksExactMutProducer,
+    Send,
+    &'data mut [T],
+    &'data mut [T],
+    std::slice::RChunksExactMut<'data, T>,
+    rchunks_exact_mut,
+    split_back_mut,
+    exact_chunks
 );

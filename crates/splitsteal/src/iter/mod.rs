@@ -35,16 +35,16 @@ pub use map::Map;
 
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
 mod chunks;
+pub mod collections;
 mod delegate;
 mod once;
+pub mod option;
 mod par_bridge;
 mod repeat;
-mod slice_ext;
-mod windows;
-pub mod collections;
-pub mod option;
 pub mod result;
+mod slice_ext;
 pub mod string;
+mod windows;
 
 pub use once::{empty, once, Empty, Once};
 pub use par_bridge::{IterBridge, ParallelBridge};
