@@ -34,6 +34,21 @@ pub mod vec;
 pub use map::Map;
 
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
+mod chunks;
+pub mod collections;
+mod delegate;
+mod once;
+pub mod option;
+mod par_bridge;
+mod repeat;
+pub mod result;
+mod slice_ext;
+pub mod string;
+mod windows;
+
+pub use once::{empty, once, Empty, Once};
+pub use par_bridge::{IterBridge, ParallelBridge};
+pub use repeat::{repeat, repeat_n, repeatn, Repeat, RepeatN};
 
 
 // ---- modules and re-exports (helper B: indexed adaptors) ----
