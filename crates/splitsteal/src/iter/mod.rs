@@ -103,6 +103,13 @@ pub use try_fold::{TryFold, TryFoldWith};
 use try_trait::Try;
 
 // ---- modules and re-exports (helper D: collections, extend, unzip/partition) ----
+mod from_par_iter;
+mod par_extend;
+mod unzip;
+
+/// The two-sided value of [`ParallelIterator::partition_map`] (the `either` crate's, as
+/// rayon re-exports it).
+pub use either::Either;
 
 
 use plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
@@ -990,6 +997,74 @@ pub trait ParallelIterator: Sized + Send {
         min_max::max_by_key(self, f)
     }
     // ---- collections (helper D) ----
+
+    /// Splits an iterator of pairs into two collections, from one run: the first halves,
+    /// in order, into `FromA`, the second halves into `FromB`.
+    ///
+    /// Into `Vec`s from an iterator of known length, both sides are written in place.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let (nums, squares): (Vec<u32>, Vec<u32>) =
+    ///     (0..5u32).into_par_iter().map(|i| (i, i * i)).unzip();
+    /// assert_eq!(nums, [0, 1, 2, 3, 4]);
+    /// assert_eq!(squares, [0, 1, 4, 9, 16]);
+    /// ```
+    fn unzip<A, B, FromA, FromB>(self) -> (FromA, FromB)
+    where
+        Self: ParallelIterator<Item = (A, B)>,
+        FromA: Default + Send + ParallelExtend<A>,
+        FromB: Default + Send + ParallelExtend<B>,
+        A: Send,
+        B: Send,
+    {
+        unzip::execute(self, unzip::Unzip)
+    }
+
+    /// Splits the items into two collections, from one run: those where `predicate` holds
+    /// into `A`, the others into `B`, each in order.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let (small, big): (Vec<u32>, Vec<u32>) = (0..10u32).into_par_iter().partition(|&x| x < 3);
+    /// assert_eq!(small, [0, 1, 2]);
+    /// assert_eq!(big, [3, 4, 5, 6, 7, 8, 9]);
+    /// ```
+    fn partition<A, B, P>(self, predicate: P) -> (A, B)
+    where
+        A: Default + Send + ParallelExtend<Self::Item>,
+        B: Default + Send + ParallelExtend<Self::Item>,
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        unzip::execute(self, unzip::Partition(predicate))
+    }
+
+    /// Maps each item to [`Either`] and collects the `Left` values into `A` and the
+    /// `Right` values into `B`, each in order, from one run.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use splitsteal::iter::Either;
+    /// use std::collections::HashSet;
+    ///
+    /// let (words, lens): (Vec<String>, HashSet<usize>) = vec!["a", "", "bc", ""]
+    ///     .into_par_iter()
+    ///     .partition_map(|s| if s.is_empty() { Either::Right(0) } else { Either::Left(s.to_string()) });
+    /// assert_eq!(words, ["a", "bc"]);
+    /// assert_eq!(lens, HashSet::from([0]));
+    /// ```
+    fn partition_map<A, B, P, L, R>(self, predicate: P) -> (A, B)
+    where
+        A: Default + Send + ParallelExtend<L>,
+        B: Default + Send + ParallelExtend<R>,
+        P: Fn(Self::Item) -> Either<L, R> + Sync + Send,
+        L: Send,
+        R: Send,
+    {
+        unzip::execute(self, unzip::PartitionMap(predicate))
+    }
 }
 
 /// A parallel iterator that knows its length and can be split at any position: slices,
