@@ -13,8 +13,6 @@ pub use crate::iter::{
     IntoParallelRefMutIterator, ParallelExtend, ParallelIterator,
 };
 
-// ---- helper A: ParallelSlice, ParallelSliceMut, ParallelString, ParallelBridge ----
 pub use crate::iter::slice::{ParallelSlice, ParallelSliceMut};
 pub use crate::iter::string::ParallelString;
 pub use crate::iter::ParallelBridge;
-

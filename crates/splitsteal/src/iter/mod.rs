@@ -33,7 +33,6 @@ pub mod vec;
 
 pub use map::Map;
 
-// ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
 mod chunks;
 pub mod collections;
 mod delegate;
@@ -50,8 +49,6 @@ pub use once::{empty, once, Empty, Once};
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use repeat::{repeat, repeat_n, repeatn, Repeat, RepeatN};
 
-
-// ---- modules and re-exports (helper B: indexed adaptors) ----
 mod chain;
 mod chunks_adaptor;
 mod cloned;
@@ -80,9 +77,6 @@ pub use take::Take;
 pub use update::Update;
 pub use zip::{Zip, ZipEq};
 
-
-// ---- modules and re-exports (helper C: unindexed adaptors, consumers) ----
-
 mod filter;
 mod filter_map;
 mod find;
@@ -102,7 +96,6 @@ pub use fold::{Fold, FoldWith};
 pub use try_fold::{TryFold, TryFoldWith};
 use try_trait::Try;
 
-// ---- modules and re-exports (helper D: collections, extend, unzip/partition) ----
 mod from_par_iter;
 mod par_extend;
 mod unzip;
@@ -110,7 +103,6 @@ mod unzip;
 /// The two-sided value of [`ParallelIterator::partition_map`] (the `either` crate's, as
 /// rayon re-exports it).
 pub use either::Either;
-
 
 use plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
 
@@ -243,8 +235,6 @@ pub trait ParallelIterator: Sized + Send {
     {
         C::from_par_iter(self)
     }
-
-    // ---- adaptors (helper B) ----
 
     /// Applies `map_op` to every item with a mutable state: each piece the run splits into
     /// starts from its own clone of `init`.
@@ -392,8 +382,6 @@ pub trait ParallelIterator: Sized + Send {
     {
         Chain::new(self, chain.into_par_iter())
     }
-
-    // ---- adaptors (helper C) ----
 
     /// Keeps the items for which `filter_op` returns `true`.
     ///
@@ -595,7 +583,6 @@ pub trait ParallelIterator: Sized + Send {
     {
         TryFoldWith::new(self, init, fold_op)
     }
-    // ---- consumers (helper C) ----
 
     /// [`for_each`](ParallelIterator::for_each) with a value `op` can change: each piece
     /// gets its own clone of `init`.
@@ -996,7 +983,6 @@ pub trait ParallelIterator: Sized + Send {
     {
         min_max::max_by_key(self, f)
     }
-    // ---- collections (helper D) ----
 
     /// Splits an iterator of pairs into two collections, from one run: the first halves,
     /// in order, into `FromA`, the second halves into `FromB`.
@@ -1097,8 +1083,6 @@ pub trait IndexedParallelIterator: ParallelIterator {
     fn collect_into_vec(self, target: &mut Vec<Self::Item>) {
         collect::collect_into_vec(self, target)
     }
-
-    // ---- indexed adaptors (helper B) ----
 
     /// Pairs every item with its index (as [`Iterator::enumerate`]).
     ///
@@ -1267,8 +1251,6 @@ pub trait IndexedParallelIterator: ParallelIterator {
     fn with_max_len(self, max: usize) -> MaxLen<Self> {
         MaxLen::new(self, max)
     }
-
-    // ---- indexed consumers (helper C) ----
 
     /// The position of some item that `predicate` accepts, not necessarily the first; the
     /// run stops as soon as one is found.
