@@ -37,6 +37,33 @@ pub use map::Map;
 
 
 // ---- modules and re-exports (helper B: indexed adaptors) ----
+mod chain;
+mod chunks_adaptor;
+mod cloned;
+mod enumerate;
+mod inspect;
+mod len;
+mod map_with;
+mod rev;
+mod skip;
+mod step_by;
+mod take;
+mod update;
+mod zip;
+
+pub use chain::Chain;
+pub use chunks_adaptor::Chunks;
+pub use cloned::{Cloned, Copied};
+pub use enumerate::Enumerate;
+pub use inspect::Inspect;
+pub use len::{MaxLen, MinLen};
+pub use map_with::{MapInit, MapWith};
+pub use rev::Rev;
+pub use skip::Skip;
+pub use step_by::StepBy;
+pub use take::Take;
+pub use update::Update;
+pub use zip::{Zip, ZipEq};
 
 
 // ---- modules and re-exports (helper C: unindexed adaptors, consumers) ----
@@ -179,6 +206,153 @@ pub trait ParallelIterator: Sized + Send {
 
     // ---- adaptors (helper B) ----
 
+    /// Applies `map_op` to every item with a mutable state: each piece the run splits into
+    /// starts from its own clone of `init`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// // Each piece counts the items it has mapped so far, from its own clone of 0.
+    /// let v: Vec<(u32, usize)> = (0..100u32)
+    ///     .into_par_iter()
+    ///     .map_with(0usize, |seen, x| {
+    ///         *seen += 1;
+    ///         (x * 2, *seen)
+    ///     })
+    ///     .collect();
+    /// assert!(v.iter().map(|p| p.0).eq((0..100).map(|x| x * 2)));
+    /// assert!(v.iter().all(|&(_, seen)| (1..=100).contains(&seen)));
+    /// ```
+    fn map_with<F, T, R>(self, init: T, map_op: F) -> MapWith<Self, T, F>
+    where
+        F: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        T: Send + Clone,
+        R: Send,
+    {
+        MapWith::new(self, init, map_op)
+    }
+
+    /// Applies `map_op` to every item with a mutable state made by `init`, called once for
+    /// each piece the run splits into (not once per item): for scratch buffers, random
+    /// number generators, and other state too costly to make per item.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// // A scratch buffer per piece, reused for every item of that piece.
+    /// let lens: Vec<usize> = (0..50u32)
+    ///     .into_par_iter()
+    ///     .map_init(String::new, |buf, x| {
+    ///         buf.clear();
+    ///         buf.push_str(&x.to_string());
+    ///         buf.len()
+    ///     })
+    ///     .collect();
+    /// assert_eq!(lens, (0..50u32).map(|x| x.to_string().len()).collect::<Vec<_>>());
+    /// ```
+    fn map_init<F, INIT, T, R>(self, init: INIT, map_op: F) -> MapInit<Self, INIT, F>
+    where
+        F: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        INIT: Fn() -> T + Sync + Send,
+        R: Send,
+    {
+        MapInit::new(self, init, map_op)
+    }
+
+    /// Clones every item out of its reference (as [`Iterator::cloned`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let words = vec![String::from("a"), String::from("bc")];
+    /// let owned: Vec<String> = words.par_iter().cloned().collect();
+    /// assert_eq!(owned, words);
+    /// ```
+    fn cloned<'a, T>(self) -> Cloned<Self>
+    where
+        T: 'a + Clone + Send,
+        Self: ParallelIterator<Item = &'a T>,
+    {
+        Cloned::new(self)
+    }
+
+    /// Copies every item out of its reference (as [`Iterator::copied`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [1u64, 2, 3];
+    /// let total: u64 = v.par_iter().copied().sum();
+    /// assert_eq!(total, 6);
+    /// ```
+    fn copied<'a, T>(self) -> Copied<Self>
+    where
+        T: 'a + Copy + Send,
+        Self: ParallelIterator<Item = &'a T>,
+    {
+        Copied::new(self)
+    }
+
+    /// Calls `inspect_op` on a reference to every item as it passes, then passes it on
+    /// (as [`Iterator::inspect`]; the calls happen in no particular order).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let odd = AtomicUsize::new(0);
+    /// let total: u32 = (0..10u32)
+    ///     .into_par_iter()
+    ///     .inspect(|x| {
+    ///         if x % 2 == 1 {
+    ///             odd.fetch_add(1, Ordering::Relaxed);
+    ///         }
+    ///     })
+    ///     .sum();
+    /// assert_eq!(total, 45);
+    /// assert_eq!(odd.into_inner(), 5);
+    /// ```
+    fn inspect<OP>(self, inspect_op: OP) -> Inspect<Self, OP>
+    where
+        OP: Fn(&Self::Item) + Sync + Send,
+    {
+        Inspect::new(self, inspect_op)
+    }
+
+    /// Changes every item in place with `update_op`, then passes it on.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<Vec<u8>> = (0..4u8)
+    ///     .into_par_iter()
+    ///     .map(|x| vec![x])
+    ///     .update(|v| v.push(9))
+    ///     .collect();
+    /// assert_eq!(v, [vec![0, 9], vec![1, 9], vec![2, 9], vec![3, 9]]);
+    /// ```
+    fn update<F>(self, update_op: F) -> Update<Self, F>
+    where
+        F: Fn(&mut Self::Item) + Sync + Send,
+    {
+        Update::new(self, update_op)
+    }
+
+    /// This iterator's items, then `chain`'s, in that order. Indexed when both are.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..3u32).into_par_iter().chain(vec![10, 11]).collect();
+    /// assert_eq!(v, [0, 1, 2, 10, 11]);
+    /// ```
+    fn chain<C>(self, chain: C) -> Chain<Self, C::Iter>
+    where
+        C: IntoParallelIterator<Item = Self::Item>,
+    {
+        Chain::new(self, chain.into_par_iter())
+    }
+
     // ---- adaptors (helper C) ----
 
     // ---- consumers (helper C) ----
@@ -218,6 +392,174 @@ pub trait IndexedParallelIterator: ParallelIterator {
     }
 
     // ---- indexed adaptors (helper B) ----
+
+    /// Pairs every item with its index (as [`Iterator::enumerate`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<(usize, char)> = ['a', 'b', 'c'].par_iter().copied().enumerate().collect();
+    /// assert_eq!(v, [(0, 'a'), (1, 'b'), (2, 'c')]);
+    /// ```
+    fn enumerate(self) -> Enumerate<Self> {
+        Enumerate::new(self)
+    }
+
+    /// Walks this iterator and `zip_op`'s in step, as long as the shorter one (as
+    /// [`Iterator::zip`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let a = [1, 2, 3];
+    /// let b = vec![10, 20];
+    /// let sums: Vec<i32> = a.par_iter().zip(&b).map(|(x, y)| x + y).collect();
+    /// assert_eq!(sums, [11, 22]);
+    /// ```
+    fn zip<Z>(self, zip_op: Z) -> Zip<Self, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        Zip::new(self, zip_op.into_par_iter())
+    }
+
+    /// Like [`zip`](IndexedParallelIterator::zip), for iterators that must have the same
+    /// length.
+    ///
+    /// # Panics
+    /// At once, if the lengths differ.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let dot: i32 = [1, 2, 3].par_iter().zip_eq(&[4, 5, 6]).map(|(x, y)| x * y).sum();
+    /// assert_eq!(dot, 32);
+    /// let uneven = std::panic::catch_unwind(|| [1, 2].par_iter().zip_eq(&[1]).count());
+    /// assert!(uneven.is_err());
+    /// ```
+    fn zip_eq<Z>(self, zip_op: Z) -> ZipEq<Self, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        let zip_op = zip_op.into_par_iter();
+        let (len, other) = (self.len(), zip_op.len());
+        assert!(
+            len == other,
+            "zip_eq: iterators must have the same length ({len} and {other})"
+        );
+        ZipEq::new(self, zip_op)
+    }
+
+    /// The items in reverse order (as [`Iterator::rev`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u8> = (0..5u8).into_par_iter().rev().collect();
+    /// assert_eq!(v, [4, 3, 2, 1, 0]);
+    /// ```
+    fn rev(self) -> Rev<Self> {
+        Rev::new(self)
+    }
+
+    /// All but the first `n` items (none if there are fewer), as [`Iterator::skip`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..10u32).into_par_iter().skip(7).collect();
+    /// assert_eq!(v, [7, 8, 9]);
+    /// assert_eq!((0..10u32).into_par_iter().skip(99).count(), 0);
+    /// ```
+    fn skip(self, n: usize) -> Skip<Self> {
+        Skip::new(self, n)
+    }
+
+    /// The first `n` items (all if there are fewer), as [`Iterator::take`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..10u32).into_par_iter().take(3).collect();
+    /// assert_eq!(v, [0, 1, 2]);
+    /// assert_eq!((0..10u32).into_par_iter().take(99).count(), 10);
+    /// ```
+    fn take(self, n: usize) -> Take<Self> {
+        Take::new(self, n)
+    }
+
+    /// Every `step`-th item, starting with the first (as [`Iterator::step_by`]).
+    ///
+    /// # Panics
+    /// If `step` is 0.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..10u32).into_par_iter().step_by(4).collect();
+    /// assert_eq!(v, [0, 4, 8]);
+    /// ```
+    fn step_by(self, step: usize) -> StepBy<Self> {
+        StepBy::new(self, step)
+    }
+
+    /// The items gathered into `Vec`s of `chunk_size` consecutive items; the last may be
+    /// shorter.
+    ///
+    /// # Panics
+    /// If `chunk_size` is 0.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<Vec<u32>> = (0..7u32).into_par_iter().chunks(3).collect();
+    /// assert_eq!(v, [vec![0, 1, 2], vec![3, 4, 5], vec![6]]);
+    /// ```
+    fn chunks(self, chunk_size: usize) -> Chunks<Self> {
+        Chunks::new(self, chunk_size)
+    }
+
+    /// Never splits the run into pieces shorter than `min` items (a piece shorter than
+    /// `2 * min` runs whole): for items so cheap that a split costs more than it gains.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// // 1000 items with a minimum of 1000 run as one piece: one init call.
+    /// let inits = std::sync::atomic::AtomicUsize::new(0);
+    /// let total: u64 = (0..1000u64)
+    ///     .into_par_iter()
+    ///     .with_min_len(1000)
+    ///     .map_init(|| inits.fetch_add(1, std::sync::atomic::Ordering::Relaxed), |_, x| x)
+    ///     .sum();
+    /// assert_eq!(total, 499_500);
+    /// assert_eq!(inits.into_inner(), 1);
+    /// ```
+    fn with_min_len(self, min: usize) -> MinLen<Self> {
+        MinLen::new(self, min)
+    }
+
+    /// Splits the run until no piece is longer than `max` items: for items so costly that
+    /// even a few make a piece worth running on its own.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// // 100 items with a maximum of 10 run as at least 10 pieces: one init call each.
+    /// let inits = std::sync::atomic::AtomicUsize::new(0);
+    /// let total: u64 = (0..100u64)
+    ///     .into_par_iter()
+    ///     .with_max_len(10)
+    ///     .map_init(|| inits.fetch_add(1, std::sync::atomic::Ordering::Relaxed), |_, x| x)
+    ///     .sum();
+    /// assert_eq!(total, 4950);
+    /// assert!(inits.into_inner() >= 10);
+    /// ```
+    fn with_max_len(self, max: usize) -> MaxLen<Self> {
+        MaxLen::new(self, max)
+    }
 
     // ---- indexed consumers (helper C) ----
 }

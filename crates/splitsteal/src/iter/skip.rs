@@ -1,0 +1,77 @@
+//! `skip`: the base producer is split once at `n` and only its right part runs.
+
+use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
+use super::{IndexedParallelIterator, ParallelIterator};
+
+/// The iterator of [`IndexedParallelIterator::skip`].
+#[must_use = "iterator adaptors are lazy and do nothing unless consumed"]
+#[derive(Debug, Clone)]
+pub struct Skip<I> {
+    base: I,
+    n: usize,
+}
+
+impl<I: IndexedParallelIterator> Skip<I> {
+    pub(super) fn new(base: I, n: usize) -> Self {
+        // Skipping more than there is skips everything.
+        let n = Ord::min(n, base.len());
+        Skip { base, n }
+    }
+}
+
+impl<I: IndexedParallelIterator> ParallelIterator for Skip<I> {
+    type Item = I::Item;
+
+    fn drive_unindexed<C>(self, consumer: C) -> C::Result
+    where
+        C: UnindexedConsumer<Self::Item>,
+    {
+        bridge(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+impl<I: IndexedParallelIterator> IndexedParallelIterator for Skip<I> {
+    fn len(&self) -> usize {
+        self.base.len() - self.n
+    }
+
+    fn drive<C>(self, consumer: C) -> C::Result
+    where
+        C: Consumer<Self::Item>,
+    {
+        bridge(self, consumer)
+    }
+
+    fn with_producer<CB>(self, callback: CB) -> CB::Output
+    where
+        CB: ProducerCallback<Self::Item>,
+    {
+        struct Callback<CB> {
+            callback: CB,
+            n: usize,
+        }
+        impl<T, CB> ProducerCallback<T> for Callback<CB>
+        where
+            CB: ProducerCallback<T>,
+        {
+            type Output = CB::Output;
+            fn callback<P>(self, base: P) -> CB::Output
+            where
+                P: Producer<Item = T>,
+            {
+                let (skipped, rest) = base.split_at(self.n);
+                // The skipped items (a `Vec`'s, say) are dropped now, not when the run ends.
+                drop(skipped);
+                self.callback.callback(rest)
+            }
+        }
+        self.base.with_producer(Callback {
+            callback,
+            n: self.n,
+        })
+    }
+}
