@@ -14,4 +14,7 @@ pub use crate::iter::{
 };
 
 // ---- helper A: ParallelSlice, ParallelSliceMut, ParallelString, ParallelBridge ----
+pub use crate::iter::slice::{ParallelSlice, ParallelSliceMut};
+pub use crate::iter::string::ParallelString;
+pub use crate::iter::ParallelBridge;
 

@@ -32,7 +32,8 @@ fn ranges_of_every_width_match_sequential() {
         assert_eq!(bytes, (0..=255u8).collect::<Vec<_>>());
         let down: Vec<i8> = (-128..=127i8).into_par_iter().collect();
         assert_eq!(down, (-128..=127i8).collect::<Vec<_>>());
-        assert_eq!((5..3).into_par_iter().count(), 0);
+        let (hi, lo) = (5, 3);
+        assert_eq!((hi..lo).into_par_iter().count(), 0);
     });
 }
 

@@ -34,6 +34,21 @@ pub mod vec;
 pub use map::Map;
 
 // ---- modules and re-exports (helper A: sources, slices, strings, par_bridge) ----
+mod chunks;
+pub mod collections;
+mod delegate;
+mod once;
+pub mod option;
+mod par_bridge;
+mod repeat;
+pub mod result;
+mod slice_ext;
+pub mod string;
+mod windows;
+
+pub use once::{empty, once, Empty, Once};
+pub use par_bridge::{IterBridge, ParallelBridge};
+pub use repeat::{repeat, repeat_n, repeatn, Repeat, RepeatN};
 
 
 // ---- modules and re-exports (helper B: indexed adaptors) ----
@@ -68,8 +83,33 @@ pub use zip::{Zip, ZipEq};
 
 // ---- modules and re-exports (helper C: unindexed adaptors, consumers) ----
 
+mod filter;
+mod filter_map;
+mod find;
+mod flat_map;
+mod fold;
+mod for_each_ext;
+mod min_max;
+mod reduce_with;
+mod try_fold;
+mod try_reduce;
+mod try_trait;
+
+pub use filter::Filter;
+pub use filter_map::FilterMap;
+pub use flat_map::{FlatMap, FlatMapIter, Flatten, FlattenIter};
+pub use fold::{Fold, FoldWith};
+pub use try_fold::{TryFold, TryFoldWith};
+use try_trait::Try;
 
 // ---- modules and re-exports (helper D: collections, extend, unzip/partition) ----
+mod from_par_iter;
+mod par_extend;
+mod unzip;
+
+/// The two-sided value of [`ParallelIterator::partition_map`] (the `either` crate's, as
+/// rayon re-exports it).
+pub use either::Either;
 
 
 use plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
@@ -355,9 +395,676 @@ pub trait ParallelIterator: Sized + Send {
 
     // ---- adaptors (helper C) ----
 
+    /// Keeps the items for which `filter_op` returns `true`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let evens: Vec<i32> = (0..10).into_par_iter().filter(|x| x % 2 == 0).collect();
+    /// assert_eq!(evens, [0, 2, 4, 6, 8]);
+    /// ```
+    fn filter<P>(self, filter_op: P) -> Filter<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        Filter::new(self, filter_op)
+    }
+
+    /// Applies `filter_op` to every item and keeps the values inside the `Some`s.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let halves: Vec<i32> = (0..10)
+    ///     .into_par_iter()
+    ///     .filter_map(|x| if x % 2 == 0 { Some(x / 2) } else { None })
+    ///     .collect();
+    /// assert_eq!(halves, [0, 1, 2, 3, 4]);
+    /// ```
+    fn filter_map<P, R>(self, filter_op: P) -> FilterMap<Self, P>
+    where
+        P: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        FilterMap::new(self, filter_op)
+    }
+
+    /// Maps every item to a parallel iterator and runs those too, in parallel, yielding
+    /// their items in order.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let pairs: Vec<(u8, u8)> = (0..3u8)
+    ///     .into_par_iter()
+    ///     .flat_map(|a| (0..a).into_par_iter().map(move |b| (a, b)))
+    ///     .collect();
+    /// assert_eq!(pairs, [(1, 0), (2, 0), (2, 1)]);
+    /// ```
+    fn flat_map<F, PI>(self, map_op: F) -> FlatMap<Self, F>
+    where
+        F: Fn(Self::Item) -> PI + Sync + Send,
+        PI: IntoParallelIterator,
+    {
+        FlatMap::new(self, map_op)
+    }
+
+    /// Maps every item to a sequential iterator, run inside the piece that produced the
+    /// item; cheaper than [`flat_map`](ParallelIterator::flat_map) when each inner
+    /// iterator is short.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (1..4u32).into_par_iter().flat_map_iter(|n| 0..n).collect();
+    /// assert_eq!(v, [0, 0, 1, 0, 1, 2]);
+    /// ```
+    fn flat_map_iter<F, SI>(self, map_op: F) -> FlatMapIter<Self, F>
+    where
+        F: Fn(Self::Item) -> SI + Sync + Send,
+        SI: IntoIterator,
+        SI::Item: Send,
+    {
+        FlatMapIter::new(self, map_op)
+    }
+
+    /// Runs every item, itself a parallel iterator, yielding their items in order.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let nested = vec![vec![1, 2], vec![], vec![3, 4]];
+    /// let flat: Vec<i32> = nested.into_par_iter().flatten().collect();
+    /// assert_eq!(flat, [1, 2, 3, 4]);
+    /// ```
+    fn flatten(self) -> Flatten<Self>
+    where
+        Self::Item: IntoParallelIterator,
+    {
+        Flatten::new(self)
+    }
+
+    /// Iterates every item, itself an `IntoIterator`, sequentially inside its piece.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let nested = vec![vec![1, 2], vec![], vec![3, 4]];
+    /// let flat: Vec<i32> = nested.into_par_iter().flatten_iter().collect();
+    /// assert_eq!(flat, [1, 2, 3, 4]);
+    /// ```
+    fn flatten_iter(self) -> FlattenIter<Self>
+    where
+        Self::Item: IntoIterator,
+        <Self::Item as IntoIterator>::Item: Send,
+    {
+        FlattenIter::new(self)
+    }
+
+    /// Folds each piece's items into an accumulator started by `identity()`; the result is
+    /// a parallel iterator of the accumulators, one per piece (how many depends on how the
+    /// run split). Follow it with `reduce`, `sum`, ... to combine them.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u64> = (0..1000).collect();
+    /// let sum: u64 = v.par_iter().fold(|| 0u64, |acc, x| acc + x).sum();
+    /// assert_eq!(sum, 499_500);
+    /// // Collecting words' lengths per piece, then joining the pieces, keeps the order.
+    /// let lens = ["a", "bb", "ccc"]
+    ///     .par_iter()
+    ///     .fold(Vec::new, |mut acc, w| {
+    ///         acc.push(w.len());
+    ///         acc
+    ///     })
+    ///     .reduce(Vec::new, |mut a, mut b| {
+    ///         a.append(&mut b);
+    ///         a
+    ///     });
+    /// assert_eq!(lens, [1, 2, 3]);
+    /// ```
+    fn fold<T, ID, F>(self, identity: ID, fold_op: F) -> Fold<Self, ID, F>
+    where
+        F: Fn(T, Self::Item) -> T + Sync + Send,
+        ID: Fn() -> T + Sync + Send,
+        T: Send,
+    {
+        Fold::new(self, identity, fold_op)
+    }
+
+    /// [`fold`](ParallelIterator::fold) with each piece starting from a clone of `init`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let total: u32 = (1..=10u32).into_par_iter().fold_with(0, |a, x| a + x).sum();
+    /// assert_eq!(total, 55);
+    /// ```
+    fn fold_with<F, T>(self, init: T, fold_op: F) -> FoldWith<Self, T, F>
+    where
+        F: Fn(T, Self::Item) -> T + Sync + Send,
+        T: Send + Clone,
+    {
+        FoldWith::new(self, init, fold_op)
+    }
+
+    /// [`fold`](ParallelIterator::fold) where `fold_op` returns an `Option`, `Result` or
+    /// `ControlFlow`: a piece stops at its first `None` / `Err` / `Break` and yields it.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let sum: Option<u32> = (1..=100u32)
+    ///     .into_par_iter()
+    ///     .try_fold(|| 0u32, |a, x| a.checked_add(x))
+    ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// assert_eq!(sum, Some(5050));
+    /// let overflow: Option<u8> = (1..=100u8)
+    ///     .into_par_iter()
+    ///     .try_fold(|| 0u8, |a, x| a.checked_add(x))
+    ///     .try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// assert_eq!(overflow, None);
+    /// ```
+    fn try_fold<T, R, ID, F>(self, identity: ID, fold_op: F) -> TryFold<Self, R, ID, F>
+    where
+        F: Fn(T, Self::Item) -> R + Sync + Send,
+        ID: Fn() -> T + Sync + Send,
+        R: Try<Output = T> + Send,
+    {
+        TryFold::new(self, identity, fold_op)
+    }
+
+    /// [`try_fold`](ParallelIterator::try_fold) with each piece starting from a clone of
+    /// `init`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let r: Result<u64, &str> = (1..=20u64)
+    ///     .into_par_iter()
+    ///     .try_fold_with(0u64, |a, x| Ok(a + x))
+    ///     .try_reduce(|| 0, |a, b| Ok(a + b));
+    /// assert_eq!(r, Ok(210));
+    /// ```
+    fn try_fold_with<F, T, R>(self, init: T, fold_op: F) -> TryFoldWith<Self, R, F>
+    where
+        F: Fn(T, Self::Item) -> R + Sync + Send,
+        R: Try<Output = T> + Send,
+        T: Clone + Send,
+    {
+        TryFoldWith::new(self, init, fold_op)
+    }
     // ---- consumers (helper C) ----
 
+    /// [`for_each`](ParallelIterator::for_each) with a value `op` can change: each piece
+    /// gets its own clone of `init`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use std::sync::mpsc::channel;
+    ///
+    /// let (sender, receiver) = channel();
+    /// (0..5).into_par_iter().for_each_with(sender, |s, x| s.send(x).unwrap());
+    /// let mut got: Vec<i32> = receiver.iter().collect();
+    /// got.sort();
+    /// assert_eq!(got, [0, 1, 2, 3, 4]);
+    /// ```
+    fn for_each_with<OP, T>(self, init: T, op: OP)
+    where
+        OP: Fn(&mut T, Self::Item) + Sync + Send,
+        T: Send + Clone,
+    {
+        for_each_ext::for_each_with(self, init, &op)
+    }
+
+    /// [`for_each`](ParallelIterator::for_each) with a value `op` can change: each piece
+    /// makes its own with `init()` (far fewer calls than items).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let sum = AtomicUsize::new(0);
+    /// (0..1000usize).into_par_iter().for_each_init(Vec::new, |scratch, x| {
+    ///     scratch.push(x); // a per-piece buffer, never shared
+    ///     sum.fetch_add(x, Ordering::Relaxed);
+    /// });
+    /// assert_eq!(sum.into_inner(), 499_500);
+    /// ```
+    fn for_each_init<OP, INIT, T>(self, init: INIT, op: OP)
+    where
+        OP: Fn(&mut T, Self::Item) + Sync + Send,
+        INIT: Fn() -> T + Sync + Send,
+    {
+        for_each_ext::for_each_init(self, &init, &op)
+    }
+
+    /// Calls `op` on items until one returns `None` / `Err` / `Break`, then stops the run
+    /// early and returns such a result (which one, when several fail, depends on timing);
+    /// otherwise returns `Ok(())` (`Some(())`, `Continue(())`).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let ok: Result<(), String> = (0..100).into_par_iter().try_for_each(|x| {
+    ///     if x < 100 { Ok(()) } else { Err(format!("{x} too big")) }
+    /// });
+    /// assert_eq!(ok, Ok(()));
+    /// let err: Result<(), String> = (0..100).into_par_iter().try_for_each(|x| {
+    ///     if x != 42 { Ok(()) } else { Err(format!("{x} is bad")) }
+    /// });
+    /// assert_eq!(err, Err("42 is bad".to_string()));
+    /// ```
+    fn try_for_each<OP, R>(self, op: OP) -> R
+    where
+        OP: Fn(Self::Item) -> R + Sync + Send,
+        R: Try<Output = ()> + Send,
+    {
+        for_each_ext::try_for_each(self, &op)
+    }
+
+    /// [`try_for_each`](ParallelIterator::try_for_each) with a value `op` can change, each
+    /// piece getting its own clone of `init`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use std::sync::mpsc::channel;
+    ///
+    /// let (sender, receiver) = channel();
+    /// let r = (0..5).into_par_iter().try_for_each_with(sender, |s, x| s.send(x));
+    /// assert!(r.is_ok());
+    /// let mut got: Vec<i32> = receiver.iter().collect();
+    /// got.sort();
+    /// assert_eq!(got, [0, 1, 2, 3, 4]);
+    /// ```
+    fn try_for_each_with<OP, T, R>(self, init: T, op: OP) -> R
+    where
+        OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        T: Send + Clone,
+        R: Try<Output = ()> + Send,
+    {
+        for_each_ext::try_for_each_with(self, init, &op)
+    }
+
+    /// [`try_for_each`](ParallelIterator::try_for_each) with a value `op` can change, each
+    /// piece making its own with `init()`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let r: Option<()> = (0..1000u32).into_par_iter().try_for_each_init(
+    ///     || 0u32,
+    ///     |seen, x| {
+    ///         *seen += 1;
+    ///         if x < 1000 { Some(()) } else { None }
+    ///     },
+    /// );
+    /// assert_eq!(r, Some(()));
+    /// ```
+    fn try_for_each_init<OP, INIT, T, R>(self, init: INIT, op: OP) -> R
+    where
+        OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        INIT: Fn() -> T + Sync + Send,
+        R: Try<Output = ()> + Send,
+    {
+        for_each_ext::try_for_each_init(self, &init, &op)
+    }
+
+    /// [`reduce`](ParallelIterator::reduce) over `Option` / `Result` / `ControlFlow`
+    /// items: combines the outputs with `op` (which may itself fail), and stops the run
+    /// early at a `None` / `Err` / `Break`, returning one such (which one, when several
+    /// fail, depends on timing).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let sum = (1..=100u32).into_par_iter().map(Some).try_reduce(|| 0, |a, b| a.checked_add(b));
+    /// assert_eq!(sum, Some(5050));
+    /// let err: Result<u32, &str> = (0..100u32)
+    ///     .into_par_iter()
+    ///     .map(|x| if x == 50 { Err("fifty") } else { Ok(x) })
+    ///     .try_reduce(|| 0, |a, b| Ok(a + b));
+    /// assert_eq!(err, Err("fifty"));
+    /// ```
+    fn try_reduce<T, OP, ID>(self, identity: ID, op: OP) -> Self::Item
+    where
+        OP: Fn(T, T) -> Self::Item + Sync + Send,
+        ID: Fn() -> T + Sync + Send,
+        Self::Item: Try<Output = T>,
+    {
+        try_reduce::try_reduce(self, identity, op)
+    }
+
+    /// [`try_reduce`](ParallelIterator::try_reduce) without an identity: `None` for an
+    /// empty iterator.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let max = [3u8, 9, 4].par_iter().map(|&x| Ok::<u8, ()>(x)).try_reduce_with(|a, b| Ok(a.max(b)));
+    /// assert_eq!(max, Some(Ok(9)));
+    /// let none = Vec::<Option<u8>>::new().into_par_iter().try_reduce_with(|a, b| a.checked_add(b));
+    /// assert_eq!(none, None);
+    /// ```
+    fn try_reduce_with<T, OP>(self, op: OP) -> Option<Self::Item>
+    where
+        OP: Fn(T, T) -> Self::Item + Sync + Send,
+        Self::Item: Try<Output = T>,
+    {
+        try_reduce::try_reduce_with(self, op)
+    }
+
+    /// Combines all items with `op` (associative, for the sequential result), or `None`
+    /// for an empty iterator.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let product = (1..=6u32).into_par_iter().reduce_with(|a, b| a * b);
+    /// assert_eq!(product, Some(720));
+    /// assert_eq!((0..0u32).into_par_iter().reduce_with(|a, b| a + b), None);
+    /// ```
+    fn reduce_with<OP>(self, op: OP) -> Option<Self::Item>
+    where
+        OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
+    {
+        reduce_with::reduce_with(self, op)
+    }
+
+    /// Some item that `predicate` accepts, not necessarily the first; the run stops as soon
+    /// as one is found.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [1, 8, 3, 8, 5];
+    /// assert_eq!(v.par_iter().find_any(|&&x| x == 8), Some(&8));
+    /// assert_eq!(v.par_iter().find_any(|&&x| x == 100), None);
+    /// ```
+    fn find_any<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        find::find_any(self, &predicate)
+    }
+
+    /// The sequentially first item that `predicate` accepts; pieces after a found match
+    /// stop early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [(1, 'a'), (8, 'b'), (3, 'c'), (8, 'd')];
+    /// assert_eq!(v.par_iter().find_first(|p| p.0 == 8), Some(&(8, 'b')));
+    /// ```
+    fn find_first<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        find::find_first(self, &predicate)
+    }
+
+    /// The sequentially last item that `predicate` accepts; pieces before a found match
+    /// stop early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [(1, 'a'), (8, 'b'), (3, 'c'), (8, 'd')];
+    /// assert_eq!(v.par_iter().find_last(|p| p.0 == 8), Some(&(8, 'd')));
+    /// ```
+    fn find_last<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        find::find_last(self, &predicate)
+    }
+
+    /// Some non-`None` result of `predicate`, not necessarily the first; stops early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = ["x", "12", "y"];
+    /// assert_eq!(v.par_iter().find_map_any(|s| s.parse::<u32>().ok()), Some(12));
+    /// ```
+    fn find_map_any<P, R>(self, predicate: P) -> Option<R>
+    where
+        P: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        self.filter_map(predicate).find_any(|_| true)
+    }
+
+    /// The sequentially first non-`None` result of `predicate`; stops early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = ["x", "12", "y", "34"];
+    /// assert_eq!(v.par_iter().find_map_first(|s| s.parse::<u32>().ok()), Some(12));
+    /// ```
+    fn find_map_first<P, R>(self, predicate: P) -> Option<R>
+    where
+        P: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        self.filter_map(predicate).find_first(|_| true)
+    }
+
+    /// The sequentially last non-`None` result of `predicate`; stops early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = ["x", "12", "y", "34"];
+    /// assert_eq!(v.par_iter().find_map_last(|s| s.parse::<u32>().ok()), Some(34));
+    /// ```
+    fn find_map_last<P, R>(self, predicate: P) -> Option<R>
+    where
+        P: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        self.filter_map(predicate).find_last(|_| true)
+    }
+
+    /// Whether `predicate` accepts some item; stops at the first one found.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!((0..1000).into_par_iter().any(|x| x == 999));
+    /// assert!(!(0..1000).into_par_iter().any(|x| x > 1000));
+    /// ```
+    fn any<P>(self, predicate: P) -> bool
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        self.map(predicate).find_any(|&accepted| accepted).is_some()
+    }
+
+    /// Whether `predicate` accepts every item; stops at the first one it rejects.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!((0..1000).into_par_iter().all(|x| x < 1000));
+    /// assert!(!(0..1000).into_par_iter().all(|x| x != 500));
+    /// ```
+    fn all<P>(self, predicate: P) -> bool
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        self.map(predicate)
+            .find_any(|&accepted| !accepted)
+            .is_none()
+    }
+
+    /// The smallest item, or `None` if there are none; of equal smallest, the first (as
+    /// [`Iterator::min`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert_eq!([4, -2, 7].par_iter().min(), Some(&-2));
+    /// assert_eq!(Vec::<i32>::new().par_iter().min(), None);
+    /// ```
+    fn min(self) -> Option<Self::Item>
+    where
+        Self::Item: Ord,
+    {
+        min_max::min_by(self, Ord::cmp)
+    }
+
+    /// The smallest item by `f`; of equal smallest, the first (as [`Iterator::min_by`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [(2, 'a'), (1, 'b'), (1, 'c')];
+    /// assert_eq!(v.par_iter().min_by(|x, y| x.0.cmp(&y.0)), Some(&(1, 'b')));
+    /// ```
+    fn min_by<F>(self, f: F) -> Option<Self::Item>
+    where
+        F: Sync + Send + Fn(&Self::Item, &Self::Item) -> std::cmp::Ordering,
+    {
+        min_max::min_by(self, f)
+    }
+
+    /// The item with the smallest key `f(item)`; of equal keys, the first (as
+    /// [`Iterator::min_by_key`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = ["ccc", "a", "b", "dd"];
+    /// assert_eq!(v.par_iter().min_by_key(|s| s.len()), Some(&"a"));
+    /// ```
+    fn min_by_key<K, F>(self, f: F) -> Option<Self::Item>
+    where
+        K: Ord + Send,
+        F: Sync + Send + Fn(&Self::Item) -> K,
+    {
+        min_max::min_by_key(self, f)
+    }
+
+    /// The largest item, or `None` if there are none; of equal largest, the last (as
+    /// [`Iterator::max`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert_eq!([4, -2, 7].par_iter().max(), Some(&7));
+    /// assert_eq!(Vec::<i32>::new().par_iter().max(), None);
+    /// ```
+    fn max(self) -> Option<Self::Item>
+    where
+        Self::Item: Ord,
+    {
+        min_max::max_by(self, Ord::cmp)
+    }
+
+    /// The largest item by `f`; of equal largest, the last (as [`Iterator::max_by`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [(2, 'a'), (2, 'b'), (1, 'c')];
+    /// assert_eq!(v.par_iter().max_by(|x, y| x.0.cmp(&y.0)), Some(&(2, 'b')));
+    /// ```
+    fn max_by<F>(self, f: F) -> Option<Self::Item>
+    where
+        F: Sync + Send + Fn(&Self::Item, &Self::Item) -> std::cmp::Ordering,
+    {
+        min_max::max_by(self, f)
+    }
+
+    /// The item with the largest key `f(item)`; of equal keys, the last (as
+    /// [`Iterator::max_by_key`]).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = ["ccc", "a", "eee", "dd"];
+    /// assert_eq!(v.par_iter().max_by_key(|s| s.len()), Some(&"eee"));
+    /// ```
+    fn max_by_key<K, F>(self, f: F) -> Option<Self::Item>
+    where
+        K: Ord + Send,
+        F: Sync + Send + Fn(&Self::Item) -> K,
+    {
+        min_max::max_by_key(self, f)
+    }
     // ---- collections (helper D) ----
+
+    /// Splits an iterator of pairs into two collections, from one run: the first halves,
+    /// in order, into `FromA`, the second halves into `FromB`.
+    ///
+    /// Into `Vec`s from an iterator of known length, both sides are written in place.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let (nums, squares): (Vec<u32>, Vec<u32>) =
+    ///     (0..5u32).into_par_iter().map(|i| (i, i * i)).unzip();
+    /// assert_eq!(nums, [0, 1, 2, 3, 4]);
+    /// assert_eq!(squares, [0, 1, 4, 9, 16]);
+    /// ```
+    fn unzip<A, B, FromA, FromB>(self) -> (FromA, FromB)
+    where
+        Self: ParallelIterator<Item = (A, B)>,
+        FromA: Default + Send + ParallelExtend<A>,
+        FromB: Default + Send + ParallelExtend<B>,
+        A: Send,
+        B: Send,
+    {
+        unzip::execute(self, unzip::Unzip)
+    }
+
+    /// Splits the items into two collections, from one run: those where `predicate` holds
+    /// into `A`, the others into `B`, each in order.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let (small, big): (Vec<u32>, Vec<u32>) = (0..10u32).into_par_iter().partition(|&x| x < 3);
+    /// assert_eq!(small, [0, 1, 2]);
+    /// assert_eq!(big, [3, 4, 5, 6, 7, 8, 9]);
+    /// ```
+    fn partition<A, B, P>(self, predicate: P) -> (A, B)
+    where
+        A: Default + Send + ParallelExtend<Self::Item>,
+        B: Default + Send + ParallelExtend<Self::Item>,
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        unzip::execute(self, unzip::Partition(predicate))
+    }
+
+    /// Maps each item to [`Either`] and collects the `Left` values into `A` and the
+    /// `Right` values into `B`, each in order, from one run.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use splitsteal::iter::Either;
+    /// use std::collections::HashSet;
+    ///
+    /// let (words, lens): (Vec<String>, HashSet<usize>) = vec!["a", "", "bc", ""]
+    ///     .into_par_iter()
+    ///     .partition_map(|s| if s.is_empty() { Either::Right(0) } else { Either::Left(s.to_string()) });
+    /// assert_eq!(words, ["a", "bc"]);
+    /// assert_eq!(lens, HashSet::from([0]));
+    /// ```
+    fn partition_map<A, B, P, L, R>(self, predicate: P) -> (A, B)
+    where
+        A: Default + Send + ParallelExtend<L>,
+        B: Default + Send + ParallelExtend<R>,
+        P: Fn(Self::Item) -> Either<L, R> + Sync + Send,
+        L: Send,
+        R: Send,
+    {
+        unzip::execute(self, unzip::PartitionMap(predicate))
+    }
 }
 
 /// A parallel iterator that knows its length and can be split at any position: slices,
@@ -562,6 +1269,56 @@ pub trait IndexedParallelIterator: ParallelIterator {
     }
 
     // ---- indexed consumers (helper C) ----
+
+    /// The position of some item that `predicate` accepts, not necessarily the first; the
+    /// run stops as soon as one is found.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [1, 8, 3, 8, 5];
+    /// let i = v.par_iter().position_any(|&x| x == 8).unwrap();
+    /// assert!(i == 1 || i == 3);
+    /// assert_eq!(v.par_iter().position_any(|&x| x == 100), None);
+    /// ```
+    fn position_any<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        find::position_any(self, &predicate)
+    }
+
+    /// The position of the first item that `predicate` accepts; pieces after a found match
+    /// stop early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [1, 8, 3, 8, 5];
+    /// assert_eq!(v.par_iter().position_first(|&x| x == 8), Some(1));
+    /// ```
+    fn position_first<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        find::position_first(self, &predicate)
+    }
+
+    /// The position of the last item that `predicate` accepts; pieces before a found match
+    /// stop early.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = [1, 8, 3, 8, 5];
+    /// assert_eq!(v.par_iter().position_last(|&x| x == 8), Some(3));
+    /// ```
+    fn position_last<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        find::position_last(self, &predicate)
+    }
 }
 
 /// Anything that can become a parallel iterator (`into_par_iter()`).

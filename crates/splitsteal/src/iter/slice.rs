@@ -186,3 +186,12 @@ impl<'data, T: Send + 'data> Producer for IterMutProducer<'data, T> {
         )
     }
 }
+
+// ---- helper A: the slice extension traits and the chunk / window iterators ----
+
+pub use super::chunks::{
+    Chunks, ChunksExact, ChunksExactMut, ChunksMut, RChunks, RChunksExact, RChunksExactMut,
+    RChunksMut,
+};
+pub use super::slice_ext::{ParallelSlice, ParallelSliceMut};
+pub use super::windows::Windows;
