@@ -36,7 +36,7 @@ mod on_rayon {
 
 /// The same programs, on splitsteal: the same file, the other `use` line.
 mod on_splitsteal {
-    use rayon::{join, prelude::*}; // INTERIM until the adaptors land: splitsteal::{join, prelude::*}
+    use splitsteal::{join, prelude::*};
     include!("port_from_rayon/programs.rs");
 }
 

@@ -97,7 +97,7 @@ pub fn bodies(n: usize, seed: u64) -> Vec<Body> {
 /// A random `rows` × `cols` life grid, about a third of the cells alive.
 pub fn life_grid(rows: usize, cols: usize, seed: u64) -> Vec<u8> {
     (0..(rows * cols) as u64)
-        .map(|i| u8::from(mix(seed ^ 0x11FE ^ (i << 16)) % 3 == 0))
+        .map(|i| u8::from(mix(seed ^ 0x11FE ^ (i << 16)).is_multiple_of(3)))
         .collect()
 }
 
@@ -165,7 +165,7 @@ pub fn is_prime(x: u32) -> bool {
     }
     let mut d = 2u32;
     while d * d <= x {
-        if x % d == 0 {
+        if x.is_multiple_of(d) {
             return false;
         }
         d += 1;
@@ -190,17 +190,17 @@ pub mod serial {
                 ];
                 let r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + SOFTENING;
                 let s = o.mass / (r2 * r2.sqrt());
-                for k in 0..3 {
-                    acc[k] += d[k] * s;
+                for (a, dk) in acc.iter_mut().zip(d) {
+                    *a += dk * s;
                 }
             }
-            for k in 0..3 {
-                b.vel[k] += acc[k] * dt;
+            for (v, a) in b.vel.iter_mut().zip(acc) {
+                *v += a * dt;
             }
         }
         for b in bodies.iter_mut() {
-            for k in 0..3 {
-                b.pos[k] += b.vel[k] * dt;
+            for (x, v) in b.pos.iter_mut().zip(b.vel) {
+                *x += v * dt;
             }
         }
     }

@@ -23,17 +23,17 @@ pub fn nbody_step(bodies: &mut [super::Body], dt: f64) {
             ];
             let r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + super::SOFTENING;
             let s = o.mass / (r2 * r2.sqrt());
-            for k in 0..3 {
-                acc[k] += d[k] * s;
+            for (a, dk) in acc.iter_mut().zip(d) {
+                *a += dk * s;
             }
         }
-        for k in 0..3 {
-            b.vel[k] += acc[k] * dt;
+        for (v, a) in b.vel.iter_mut().zip(acc) {
+            *v += a * dt;
         }
     });
     bodies.par_iter_mut().for_each(|b| {
-        for k in 0..3 {
-            b.pos[k] += b.vel[k] * dt;
+        for (x, v) in b.pos.iter_mut().zip(b.vel) {
+            *x += v * dt;
         }
     });
 }

@@ -22,8 +22,9 @@ use crate::runner::{build_pools, cells, measure, Reps};
 use crate::sched::SchedulerKind;
 use crate::workloads::{Group, WorkloadSpec};
 
-/// Default repetitions (test, quick, full): the suite's.
-pub const REPS: (usize, usize, usize) = super::suite::REPS;
+/// Default repetitions (test, quick, full): more than the suite's, as the runs are short
+/// (about 2–60 ms) and the ratios of two close times need steady medians.
+pub const REPS: (usize, usize, usize) = (1, 6, 7);
 
 /// The experiment name in the records.
 pub const EXPERIMENT: &str = "iter";
@@ -120,13 +121,15 @@ pub fn run(env: &Env) -> ModeOutput {
         "The same program text runs on both libraries: compiled once under `use rayon::{{join, prelude::*}};` and once \
          under `use splitsteal::{{join, prelude::*}};` (crate::par_iter; the port programs are the port_from_rayon \
          example's source). splitsteal side: policy {} ({}); rayon 1.x side: a rayon ThreadPool. \
-         Both entered with install, timed around the call.",
+         Both entered with install, timed around the call. Warm-up {} + reps {} per cell.",
         policies.join(", "),
         if policies == [Policy::default().name()] {
             "splitsteal's default policy"
         } else {
             "selected with --policy"
         },
+        reps.warmup,
+        reps.reps,
     )];
     let mut out = ModeOutput {
         tables: tables(&records),

@@ -44,7 +44,7 @@ pub mod on_rayon {
 
 /// The same programs under `splitsteal::prelude`: the same files, the other `use` line.
 pub mod on_splitsteal {
-    use rayon::{join, prelude::*}; // INTERIM until the adaptors land: splitsteal::{join, prelude::*}
+    use splitsteal::{join, prelude::*};
     include!("fine.rs");
     include!("../../examples/port_from_rayon/programs.rs");
 }
@@ -174,6 +174,7 @@ fn same<O: PartialEq + Debug>(got: &O, want: &O) -> Result<(), String> {
 }
 
 /// Element-wise equality with the reference; names the first difference.
+#[allow(clippy::ptr_arg)] // a `compare` of `Vec` outputs: `fn(&O, &O)` with `O = Vec<T>`
 fn same_vec<T: PartialEq + Debug>(got: &Vec<T>, want: &Vec<T>) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!(
@@ -220,9 +221,9 @@ pub fn port_sizes(size: Size) -> common::PortSizes {
         common::PortSizes {
             bodies: 2_500,
             life: (1_000, 1_000),
-            sort: 1_000_000,
+            sort: 500_000,
             sieve: 10_000_000,
-            prime_count: 1_000_000,
+            prime_count: 600_000,
             words: 400_000,
             matmul: 400,
         },
