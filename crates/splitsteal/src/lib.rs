@@ -36,6 +36,11 @@ pub mod iter;
 pub mod par;
 pub mod prelude;
 
+// rayon's module paths for the iterator types, so `use rayon::slice::ParallelSliceMut;`
+// ports as `use splitsteal::slice::ParallelSliceMut;`.
+pub use iter::string as str;
+pub use iter::{collections, option, range, result, slice, vec};
+
 pub use par::current::{par_for, par_for_grain};
 pub use splitsteal_core::{
     broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,

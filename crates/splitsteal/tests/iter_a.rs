@@ -618,8 +618,9 @@ fn string_sums_and_counts_match_std() {
 
 // ---- par_bridge ----
 
-/// An iterator that is not fused: after its first `None` it would start again. Counts
-/// the calls to `next` made after that `None`.
+/// An iterator that counts the calls to `next` made after its first `None` (an unfused
+/// iterator could yield again there; this one says `None` again, so a bad bridge fails
+/// the count instead of running forever).
 struct Restarting<'a> {
     next: u64,
     end: u64,
@@ -633,7 +634,7 @@ impl Iterator for Restarting<'_> {
     fn next(&mut self) -> Option<u64> {
         if self.ended {
             self.calls_after_end.fetch_add(1, Ordering::Relaxed);
-            return Some(u64::MAX);
+            return None;
         }
         if self.next == self.end {
             self.ended = true;

@@ -98,3 +98,19 @@ fn product_and_count() {
         );
     });
 }
+
+#[test]
+fn count_runs_the_closures_of_a_known_length_iterator() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    everywhere(|| {
+        let seen = AtomicUsize::new(0);
+        let n = (0..1000usize)
+            .into_par_iter()
+            .map(|x| {
+                seen.fetch_add(1, Ordering::Relaxed);
+                x
+            })
+            .count();
+        assert_eq!((n, seen.into_inner()), (1000, 1000));
+    });
+}

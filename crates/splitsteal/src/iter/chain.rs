@@ -3,9 +3,7 @@
 //! sides are indexed the chain is too: its producer holds both sides' producers and splits
 //! whichever one the index falls in.
 
-use super::plumbing::{
-    Consumer, Folder, Producer, ProducerCallback, Reducer, UnindexedConsumer,
-};
+use super::plumbing::{Consumer, Folder, Producer, ProducerCallback, Reducer, UnindexedConsumer};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// The iterator of [`ParallelIterator::chain`]: `a`'s items, then `b`'s.

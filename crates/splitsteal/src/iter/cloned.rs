@@ -103,7 +103,8 @@ where
         G: FnMut(Acc, O::Output) -> Acc,
     {
         let op = self.op;
-        self.base.fold(init, move |acc, item| g(acc, op.apply(item)))
+        self.base
+            .fold(init, move |acc, item| g(acc, op.apply(item)))
     }
 }
 
@@ -123,7 +124,8 @@ where
         G: FnMut(Acc, O::Output) -> Acc,
     {
         let op = self.op;
-        self.base.rfold(init, move |acc, item| g(acc, op.apply(item)))
+        self.base
+            .rfold(init, move |acc, item| g(acc, op.apply(item)))
     }
 }
 

@@ -3,9 +3,7 @@
 //! [`max_len`](Producer::max_len); the bridge's splitter does the rest (see
 //! [`plumbing`](super::plumbing)).
 
-use super::plumbing::{
-    bridge, Consumer, Folder, Producer, ProducerCallback, UnindexedConsumer,
-};
+use super::plumbing::{bridge, Consumer, Folder, Producer, ProducerCallback, UnindexedConsumer};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// The iterator of [`IndexedParallelIterator::with_min_len`].

@@ -24,10 +24,9 @@ where
     par_iter.drive_unindexed(Totaller::<P, Multiply>::new())
 }
 
+/// Runs the whole iterator, as `Iterator::count` does: a known length is no shortcut,
+/// because the adaptors' closures (`map`, `inspect`, ...) have effects users count on.
 pub(super) fn count<I: ParallelIterator>(par_iter: I) -> usize {
-    if let Some(len) = par_iter.opt_len() {
-        return len;
-    }
     sum(par_iter.map(|_| 1usize))
 }
 

@@ -178,7 +178,9 @@ pub struct ZipEq<A, B> {
 
 impl<A, B> ZipEq<A, B> {
     pub(super) fn new(a: A, b: B) -> Self {
-        ZipEq { zip: Zip::new(a, b) }
+        ZipEq {
+            zip: Zip::new(a, b),
+        }
     }
 }
 
