@@ -17,8 +17,10 @@ use crate::workloads::{self, Size};
 
 const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads;
-about 15 minutes) and writes bench-report/. Use --quick for under a minute, and --mode all
-for every experiment of the papers.
+about 15 minutes) and the iter section (parallel iterators, splitsteal's default policy
+against rayon) and writes bench-report/. Use --quick for about a minute, and --mode all
+for every experiment of the papers. A run whose output fails verification is reported
+FAILED and makes the exit status non-zero.
 
 Examples:
   splitsteal bench --quick
@@ -39,9 +41,9 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[derive(Args, Debug, Clone)]
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
-    /// Experiments to run, comma-separated: suite, syncops, scaling, latency,
+    /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
     /// multiprogram, or all.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "suite")]
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "suite,iter")]
     pub mode: Vec<ModeArg>,
 
     /// Small inputs and fewer repetitions: the suite takes under a minute (23 s measured).
@@ -159,6 +161,20 @@ pub fn list() -> String {
             (w.params)(Size::Full)
         );
     }
+    s.push_str(
+        "\nParallel-iterator programs of the iter section (--workload; rayon and splitsteal pools only):\n",
+    );
+    for w in crate::par_iter::programs() {
+        let _ = writeln!(
+            s,
+            "  {:<12} [{}] {}\n             quick: {} | full: {}",
+            w.name,
+            w.group.label(),
+            w.description,
+            (w.params)(Size::Quick),
+            (w.params)(Size::Full)
+        );
+    }
     s.push_str("\nSchedulers (--policy):\n");
     for k in SchedulerKind::all() {
         let _ = writeln!(s, "  {}", k.name());
@@ -220,7 +236,31 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
     if let Some(readme) = &args.update_readme {
         update_readme(readme, &args.out, &info, &outputs)?;
     }
-    Ok(())
+    failures(&outputs)
+}
+
+/// An error naming the cells whose output failed verification (or that could not run), so
+/// that the exit status says so; the reports are written before.
+fn failures(outputs: &[(Mode, ModeOutput)]) -> Result<(), Box<dyn Error>> {
+    let failed: Vec<String> = outputs
+        .iter()
+        .flat_map(|(m, o)| o.records.iter().map(move |r| (m, r)))
+        .filter(|(_, r)| !r.verified)
+        .map(|(m, r)| {
+            format!(
+                "{} {} on {}@{}",
+                m.name(),
+                r.workload,
+                r.scheduler,
+                r.threads
+            )
+        })
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} cell(s) FAILED: {}", failed.len(), failed.join(", ")).into())
+    }
 }
 
 /// The experiments' environment, with the hung-run watchdog started and the progress bar
@@ -401,7 +441,10 @@ mod tests {
     #[test]
     fn defaults() {
         let a = parse(&[]).unwrap();
-        assert_eq!(a.mode, vec![ModeArg::One(Mode::Suite)]);
+        assert_eq!(
+            a.mode,
+            vec![ModeArg::One(Mode::Suite), ModeArg::One(Mode::Iter)]
+        );
         assert!(!a.quick && a.workload.is_empty() && a.policy.is_empty());
         assert_eq!(a.out, PathBuf::from("bench-report"));
         assert_eq!(a.warmup, 1);
@@ -480,10 +523,13 @@ mod tests {
         for w in workloads::registry() {
             assert!(l.contains(w.name));
         }
+        for w in crate::par_iter::programs() {
+            assert!(l.contains(w.name));
+        }
         for k in SchedulerKind::all() {
             assert!(l.contains(k.name()));
         }
-        assert!(l.contains("multiprogram"));
+        assert!(l.contains("multiprogram") && l.contains("iter"));
     }
 
     #[test]
@@ -507,7 +553,7 @@ mod tests {
     #[test]
     fn modes_expand() {
         assert_eq!(concrete_modes(&[ModeArg::All]), Mode::all());
-        assert_eq!(Mode::all().len(), 5);
+        assert_eq!(Mode::all().len(), 6);
         assert_eq!(
             concrete_modes(&[ModeArg::One(Mode::Latency), ModeArg::One(Mode::Suite)]),
             vec![Mode::Suite, Mode::Latency]

@@ -8,6 +8,10 @@
 //! against a serial reference); the [`modes`] are the papers' experiments; [`report`],
 //! [`plot`] and [`html`] write `results.json`, `results.csv`, SVG plots and `index.html`.
 //!
+//! The `iter` section's programs ([`par_iter`]) are rayon-style parallel-iterator code
+//! instead, written once and compiled against both `rayon::prelude` and
+//! `splitsteal::prelude`; they run on the rayon and splitsteal pools only.
+//!
 //! See the crate README for the CLI, the workloads and their input sizes, and the time
 //! budget.
 #![warn(missing_docs)]
@@ -18,6 +22,7 @@ pub mod cli;
 pub mod hog;
 pub mod html;
 pub mod modes;
+pub mod par_iter;
 pub mod plot;
 pub mod report;
 pub mod runner;

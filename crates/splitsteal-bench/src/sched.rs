@@ -394,6 +394,16 @@ impl BenchCtx for ChiliCtx {
     }
 }
 
+/// A parallel-iterator library: whose `prelude` a program of the `iter` section runs with.
+/// Both run the same program text; only the `use` line differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParIterLib {
+    /// `splitsteal::prelude`, on a splitsteal pool.
+    Splitsteal,
+    /// `rayon::prelude`, on a rayon pool.
+    Rayon,
+}
+
 /// The pool behind a [`Scheduler`].
 enum Pool {
     Serial,
@@ -533,12 +543,7 @@ impl Scheduler {
 
     /// Runs `w` on `input` in this scheduler's pool and times it.
     pub fn run<W: Workload>(&self, w: &W, input: W::Input) -> Timed<W::Output> {
-        if let Pool::Splitsteal(pool) = &self.pool {
-            pool.reset_stats();
-        }
-        let cpu0 = process_cpu_time();
-        let t = Instant::now();
-        let output = match &self.pool {
+        self.timed(|| match &self.pool {
             Pool::Serial => w.run(&mut Serial, input),
             Pool::Rayon(pool) => pool.install(|| w.run(&mut RayonCtx, input)),
             Pool::Chili(pool) => {
@@ -546,7 +551,45 @@ impl Scheduler {
                 ChiliCtx::enter(&mut scope, self.threads, |c| w.run(c, input))
             }
             Pool::Splitsteal(pool) => pool.install(|| w.run(&mut splitsteal::Current, input)),
-        };
+        })
+    }
+
+    /// The parallel-iterator library whose prelude runs on this scheduler's pool: rayon's
+    /// on the rayon pool, splitsteal's on the splitsteal pools; `None` for the serial
+    /// elision and chili, which have no parallel iterators.
+    pub fn par_iter_lib(&self) -> Option<ParIterLib> {
+        match self.pool {
+            Pool::Splitsteal(_) => Some(ParIterLib::Splitsteal),
+            Pool::Rayon(_) => Some(ParIterLib::Rayon),
+            Pool::Serial | Pool::Chili(_) => None,
+        }
+    }
+
+    /// Runs a parallel-iterator program inside this scheduler's pool (`install`) and times
+    /// it as [`Scheduler::run`] times a workload; `f` is told which library's prelude to
+    /// use ([`Scheduler::par_iter_lib`]). `None`, without running `f`, on a scheduler that
+    /// has no parallel iterators.
+    pub fn run_par_iter<R: Send>(
+        &self,
+        f: impl FnOnce(ParIterLib) -> R + Send,
+    ) -> Option<Timed<R>> {
+        let lib = self.par_iter_lib()?;
+        Some(self.timed(|| match &self.pool {
+            Pool::Rayon(pool) => pool.install(|| f(lib)),
+            Pool::Splitsteal(pool) => pool.install(|| f(lib)),
+            Pool::Serial | Pool::Chili(_) => unreachable!("par_iter_lib is None for these"),
+        }))
+    }
+
+    /// Times `body` (which enters the pool itself), with the pool's counters reset before
+    /// and read after the clock.
+    fn timed<R>(&self, body: impl FnOnce() -> R) -> Timed<R> {
+        if let Pool::Splitsteal(pool) = &self.pool {
+            pool.reset_stats();
+        }
+        let cpu0 = process_cpu_time();
+        let t = Instant::now();
+        let output = body();
         let time = t.elapsed();
         let cpu = process_cpu_time().saturating_sub(cpu0);
         // Read after the clock stopped; absent (not zero) for schedulers without counters.

@@ -3,6 +3,7 @@
 //! | mode | what | paper |
 //! |---|---|---|
 //! | `suite` | every workload × scheduler at 1 and 2 threads | low-latency thesis, §4.2.1; LCWS-in-practice paper, §5 |
+//! | `iter` | rayon-style parallel-iterator programs, one source on splitsteal's prelude and on rayon's, 1 and 2 threads: time ratio splitsteal ÷ rayon | issue 13 |
 //! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | LCWS-in-practice paper, Figs. 3 and 8 |
 //! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | LCWS paper, Fig. 2a |
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
@@ -18,6 +19,7 @@ use crate::runner::{Progress, Watchdog};
 use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{Size, WorkloadSpec};
 
+pub mod iter;
 pub mod latency;
 pub mod multiprogram;
 pub mod scaling;
@@ -30,6 +32,8 @@ pub mod syncops;
 pub enum Mode {
     /// Every workload, every scheduler, 1 and 2 threads: medians, speedups, ratio to rayon.
     Suite,
+    /// Parallel iterators: the same rayon-style programs on splitsteal's prelude and rayon's, 1 and 2 threads.
+    Iter,
     /// CAS, fences, steals, exposures and signals per policy on the suite (LCWS-in-practice paper's profiles).
     Syncops,
     /// fib(n), n = 16..32 on 2 workers: CAS+fences against n (LCWS paper: work vs span).
@@ -64,6 +68,11 @@ impl Mode {
                 name: "suite",
                 planned_runs: |env, _| suite::planned_runs(env),
                 run: |env, _| suite::run(env),
+            },
+            Mode::Iter => Spec {
+                name: "iter",
+                planned_runs: |env, _| iter::planned_runs(env),
+                run: |env, _| iter::run(env),
             },
             // With the suite selected, syncops reads the suite's records: no runs of its own.
             Mode::Syncops => Spec {

@@ -158,6 +158,11 @@ pub enum Group {
     /// Issue 10's shapes: list walk, coarse join behind pending work, spawns then a coarse
     /// join or a `par_for`.
     Shapes,
+    /// The `iter` section's fine-grained parallel-iterator programs (issue 13), where
+    /// splitting and reducing dominate.
+    ParIterFine,
+    /// The `iter` section's classic rayon programs (the `port_from_rayon` example).
+    ParIterPort,
 }
 
 impl Group {
@@ -169,6 +174,8 @@ impl Group {
             Group::Uts => "uts",
             Group::Pbbs => "PBBS (LCWS-in-practice paper)",
             Group::Shapes => "shapes (issue 10)",
+            Group::ParIterFine => "iter: fine-grained",
+            Group::ParIterPort => "iter: rayon port",
         }
     }
 }
@@ -219,20 +226,24 @@ pub fn registry() -> Vec<WorkloadSpec> {
 /// [`SpawnKind::Scope`](crate::sched::SpawnKind::Scope) are labelled in the reports.
 pub const SPAWNING: [&str; 2] = [shapes::SPAWNJOIN, shapes::SPAWNPARFOR];
 
-/// Every workload name, comma-separated.
+/// Every workload name (the `iter` section's programs included), comma-separated.
 pub fn valid_names() -> String {
     registry()
         .iter()
+        .chain(&crate::par_iter::programs())
         .map(|s| s.name)
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Finds a workload by name (case-insensitive), or an error listing the valid names.
+/// Finds a workload by name (case-insensitive), a workload of the registry or a program
+/// of the `iter` section ([`crate::par_iter::programs`]), or an error listing the valid
+/// names.
 pub fn find(name: &str) -> Result<WorkloadSpec, String> {
     let t = name.trim();
     registry()
         .into_iter()
+        .chain(crate::par_iter::programs())
         .find(|s| s.name.eq_ignore_ascii_case(t))
         .ok_or_else(|| {
             format!(
