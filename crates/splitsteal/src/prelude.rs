@@ -4,8 +4,15 @@
 //! ```
 //! use splitsteal::prelude::*;
 //!
-//! let total: u64 = (0..1000u64).into_par_iter().map(|x| x * 2).sum();
-//! assert_eq!(total, 999_000);
+//! // The README's example.
+//! let words = "the cat the hat";
+//! let total: usize = words.par_split_whitespace().map(str::len).sum();
+//! assert_eq!(total, 12);
+//! let mut v: Vec<u64> = (0..1_000_000u64).into_par_iter().map(|x| x * 7 % 1000).collect();
+//! v.par_sort_unstable();
+//! assert!(v.windows(2).all(|w| w[0] <= w[1]));
+//! let evens = v.par_iter().filter(|&&x| x % 2 == 0).count();
+//! assert_eq!(evens, 500_000);
 //! ```
 
 pub use crate::iter::{
