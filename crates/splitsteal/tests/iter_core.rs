@@ -114,3 +114,49 @@ fn count_runs_the_closures_of_a_known_length_iterator() {
         assert_eq!((n, seen.into_inner()), (1000, 1000));
     });
 }
+
+#[test]
+fn comparisons_match_sequential() {
+    use std::cmp::Ordering;
+    everywhere(|| {
+        for &n in LENGTHS {
+            let a = data(n, 3);
+            let mut b = a.clone();
+            assert_eq!(a.par_iter().cmp(&b), Ordering::Equal, "n={n}");
+            assert!(a.par_iter().eq(&b) && a.par_iter().le(&b) && a.par_iter().ge(&b));
+            if n == 0 {
+                continue;
+            }
+            // Change one item near the end: the first difference decides, not the last.
+            let at = n - 1 - n / 7;
+            b[at] += 1;
+            if at + 1 < n {
+                b[n - 1] = 0;
+            }
+            assert_eq!(a.par_iter().cmp(&b), a.iter().cmp(b.iter()), "n={n}");
+            assert_eq!(b.par_iter().cmp(&a), b.iter().cmp(a.iter()), "n={n}");
+            assert_eq!(a.par_iter().partial_cmp(&b), a.iter().partial_cmp(b.iter()));
+            assert!(a.par_iter().ne(&b) && a.par_iter().lt(&b) && b.par_iter().gt(&a));
+            // A proper prefix is less.
+            assert_eq!(a[..n - 1].par_iter().cmp(&a), Ordering::Less, "n={n}");
+            assert!(!a[..n - 1].par_iter().eq(&a));
+        }
+        let nan = [1.0, f64::NAN];
+        assert_eq!(nan.par_iter().partial_cmp(&[1.0, 2.0]), None);
+    });
+}
+
+#[test]
+fn unzip_into_vecs_replaces_the_contents() {
+    everywhere(|| {
+        for &n in LENGTHS {
+            let (mut left, mut right) = (vec![7u64; 3], vec![8usize; 40]);
+            let v = data(n, 1000);
+            v.par_iter()
+                .map(|&x| (x, x as usize * 2))
+                .unzip_into_vecs(&mut left, &mut right);
+            let (l, r): (Vec<u64>, Vec<usize>) = v.iter().map(|&x| (x, x as usize * 2)).unzip();
+            assert_eq!((left, right), (l, r), "n={n}");
+        }
+    });
+}

@@ -1301,6 +1301,184 @@ pub trait IndexedParallelIterator: ParallelIterator {
     {
         find::position_last(self, &predicate)
     }
+
+    /// Collects the pairs into two `Vec`s, replacing their contents (in place when the
+    /// length is known, as `unzip` into `Vec`s is).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let (mut a, mut b) = (vec![9], vec!['z']);
+    /// (0..3).into_par_iter().map(|i| (i, (b'a' + i as u8) as char)).unzip_into_vecs(&mut a, &mut b);
+    /// assert_eq!((a, b), (vec![0, 1, 2], vec!['a', 'b', 'c']));
+    /// ```
+    fn unzip_into_vecs<A, B>(self, left: &mut Vec<A>, right: &mut Vec<B>)
+    where
+        Self: IndexedParallelIterator<Item = (A, B)>,
+        A: Send,
+        B: Send,
+    {
+        left.clear();
+        right.clear();
+        let mut pair = (std::mem::take(left), std::mem::take(right));
+        pair.par_extend(self);
+        (*left, *right) = pair;
+    }
+
+    /// Compares lexicographically with another indexed iterator, as [`Iterator::cmp`]:
+    /// the first unequal pair decides, else the shorter is less.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use std::cmp::Ordering;
+    ///
+    /// let a = vec![1, 2, 3];
+    /// assert_eq!(a.par_iter().cmp(&vec![1, 2, 4]), Ordering::Less);
+    /// assert_eq!(a.par_iter().cmp(&vec![1, 2]), Ordering::Greater);
+    /// ```
+    fn cmp<I>(self, other: I) -> std::cmp::Ordering
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: Ord,
+    {
+        let other = other.into_par_iter();
+        let by_length = self.len().cmp(&other.len());
+        self.zip(other)
+            .map(|(x, y)| Ord::cmp(&x, &y))
+            .find_first(|&order| order != std::cmp::Ordering::Equal)
+            .unwrap_or(by_length)
+    }
+
+    /// Compares lexicographically with another indexed iterator, as
+    /// [`Iterator::partial_cmp`]; `None` if the first pair that is not equal is unordered.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    /// use std::cmp::Ordering;
+    ///
+    /// let a = vec![1.0, 2.0];
+    /// assert_eq!(a.par_iter().partial_cmp(&vec![1.0, 3.0]), Some(Ordering::Less));
+    /// assert_eq!(a.par_iter().partial_cmp(&vec![f64::NAN, 0.0]), None);
+    /// ```
+    fn partial_cmp<I>(self, other: I) -> Option<std::cmp::Ordering>
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        let other = other.into_par_iter();
+        let by_length = self.len().cmp(&other.len());
+        self.zip(other)
+            .map(|(x, y)| PartialOrd::partial_cmp(&x, &y))
+            .find_first(|&order| order != Some(std::cmp::Ordering::Equal))
+            .unwrap_or(Some(by_length))
+    }
+
+    /// Whether both iterators have the same length and equal items, as [`Iterator::eq`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!((0..100).into_par_iter().eq(0..100));
+    /// assert!(!(0..100).into_par_iter().eq(0..99));
+    /// ```
+    fn eq<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        let other = other.into_par_iter();
+        self.len() == other.len() && self.zip(other).all(|(x, y)| x.eq(&y))
+    }
+
+    /// The negation of [`eq`](IndexedParallelIterator::eq).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!([1, 2].par_iter().ne(&[1, 3]));
+    /// ```
+    fn ne<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        !self.eq(other)
+    }
+
+    /// Lexicographically less than `other`, as [`Iterator::lt`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!([1, 2].par_iter().lt(&[1, 3]));
+    /// assert!(![1, 2].par_iter().lt(&[1, 2]));
+    /// ```
+    fn lt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(std::cmp::Ordering::Less)
+    }
+
+    /// Lexicographically less than or equal to `other`, as [`Iterator::le`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!([1, 2].par_iter().le(&[1, 2]));
+    /// ```
+    fn le<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        )
+    }
+
+    /// Lexicographically greater than `other`, as [`Iterator::gt`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!([1, 3].par_iter().gt(&[1, 2, 9]));
+    /// ```
+    fn gt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(std::cmp::Ordering::Greater)
+    }
+
+    /// Lexicographically greater than or equal to `other`, as [`Iterator::ge`].
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// assert!([1, 2].par_iter().ge(&[1, 2]));
+    /// ```
+    fn ge<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+        )
+    }
 }
 
 /// Anything that can become a parallel iterator (`into_par_iter()`).
