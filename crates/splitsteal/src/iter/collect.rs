@@ -165,3 +165,66 @@ impl<'c, T> Reducer<CollectResult<'c, T>> for CollectReducer {
         left
     }
 }
+
+/// The in-place collect driven by hand, without a pool, so miri can check its unsafe code
+/// (CI runs these under miri): pieces written out of order, merged, and dropped midway.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_piece<'c>(
+        consumer: CollectConsumer<'c, String>,
+        items: std::ops::Range<usize>,
+    ) -> CollectResult<'c, String> {
+        consumer
+            .into_folder()
+            .consume_iter(items.map(|i| i.to_string()))
+            .complete()
+    }
+
+    #[test]
+    fn pieces_written_right_first_merge_into_the_whole_vec() {
+        let mut v = vec!["old".to_string()];
+        collect_with_consumer(&mut v, 5, |consumer| {
+            let (left, right, reducer) = consumer.split_at(2);
+            let right = write_piece(right, 2..5);
+            let left = write_piece(left, 0..2);
+            reducer.reduce(left, right)
+        });
+        assert_eq!(v, ["old", "0", "1", "2", "3", "4"]);
+    }
+
+    #[test]
+    fn a_short_left_piece_drops_both_sides_once_and_panics() {
+        let outcome = std::panic::catch_unwind(|| {
+            let mut v: Vec<String> = Vec::new();
+            collect_with_consumer(&mut v, 4, |consumer| {
+                let (left, right, reducer) = consumer.split_at(2);
+                let left = write_piece(left, 0..1); // one short
+                let right = write_piece(right, 2..4);
+                reducer.reduce(left, right)
+            });
+        });
+        assert!(
+            outcome.is_err(),
+            "a short run must panic, not expose uninitialized items"
+        );
+    }
+
+    #[test]
+    fn a_piece_abandoned_midway_drops_what_it_wrote() {
+        let mut v: Vec<String> = Vec::with_capacity(3);
+        let target = &mut v.spare_capacity_mut()[..3];
+        let partial = write_piece(CollectConsumer::new(target), 0..2);
+        drop(partial); // as when a panic unwinds through the piece
+        assert!(v.is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "more items than its length")]
+    fn writing_past_the_piece_panics() {
+        let mut v: Vec<String> = Vec::with_capacity(2);
+        let target = &mut v.spare_capacity_mut()[..2];
+        let _ = write_piece(CollectConsumer::new(target), 0..3);
+    }
+}
