@@ -58,6 +58,7 @@ mod len;
 mod map_with;
 mod rev;
 mod skip;
+mod skip_take;
 mod step_by;
 mod take;
 mod update;

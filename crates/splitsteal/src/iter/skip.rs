@@ -1,6 +1,7 @@
 //! `skip`: the base producer is split once at `n` and only its right part runs.
 
-use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
+use super::plumbing::{bridge, Consumer, ProducerCallback, UnindexedConsumer};
+use super::skip_take::{Cut, Keep};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// The iterator of [`IndexedParallelIterator::skip`].
@@ -50,28 +51,10 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for Skip<I> {
     where
         CB: ProducerCallback<Self::Item>,
     {
-        struct Callback<CB> {
-            callback: CB,
-            n: usize,
-        }
-        impl<T, CB> ProducerCallback<T> for Callback<CB>
-        where
-            CB: ProducerCallback<T>,
-        {
-            type Output = CB::Output;
-            fn callback<P>(self, base: P) -> CB::Output
-            where
-                P: Producer<Item = T>,
-            {
-                let (skipped, rest) = base.split_at(self.n);
-                // The skipped items (a `Vec`'s, say) are dropped now, not when the run ends.
-                drop(skipped);
-                self.callback.callback(rest)
-            }
-        }
-        self.base.with_producer(Callback {
+        self.base.with_producer(Cut {
             callback,
-            n: self.n,
+            at: self.n,
+            keep: Keep::After,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! `take`: the base producer is split once at `n` and only its left part runs.
 
-use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
+use super::plumbing::{bridge, Consumer, ProducerCallback, UnindexedConsumer};
+use super::skip_take::{Cut, Keep};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// The iterator of [`IndexedParallelIterator::take`].
@@ -49,28 +50,10 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for Take<I> {
     where
         CB: ProducerCallback<Self::Item>,
     {
-        struct Callback<CB> {
-            callback: CB,
-            n: usize,
-        }
-        impl<T, CB> ProducerCallback<T> for Callback<CB>
-        where
-            CB: ProducerCallback<T>,
-        {
-            type Output = CB::Output;
-            fn callback<P>(self, base: P) -> CB::Output
-            where
-                P: Producer<Item = T>,
-            {
-                let (taken, rest) = base.split_at(self.n);
-                // The rest (a `Vec`'s items, say) is dropped now, before the run.
-                drop(rest);
-                self.callback.callback(taken)
-            }
-        }
-        self.base.with_producer(Callback {
+        self.base.with_producer(Cut {
             callback,
-            n: self.n,
+            at: self.n,
+            keep: Keep::Before,
         })
     }
 }
