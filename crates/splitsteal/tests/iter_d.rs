@@ -20,63 +20,10 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use iter_common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
-use splitsteal::iter::plumbing::{bridge_unindexed, Folder, UnindexedConsumer, UnindexedProducer};
+use iter_common::{data, everywhere, unindexed, LENGTHS, SMALL_LENGTHS};
+use splitsteal::iter::plumbing::UnindexedConsumer;
 use splitsteal::iter::Either;
 use splitsteal::prelude::*;
-
-// ---- an unindexed source ----
-
-/// `0..n` as an iterator that does not know its length (`opt_len` is `None`) and splits
-/// in halves through `UnindexedProducer`, as `filter` or `par_bridge` would.
-struct Unindexed {
-    start: usize,
-    end: usize,
-}
-
-fn unindexed(n: usize) -> Unindexed {
-    Unindexed { start: 0, end: n }
-}
-
-impl ParallelIterator for Unindexed {
-    type Item = usize;
-
-    fn drive_unindexed<C>(self, consumer: C) -> C::Result
-    where
-        C: UnindexedConsumer<usize>,
-    {
-        bridge_unindexed(self, consumer)
-    }
-}
-
-impl UnindexedProducer for Unindexed {
-    type Item = usize;
-
-    fn split(self) -> (Self, Option<Self>) {
-        let len = self.end - self.start;
-        if len < 2 {
-            return (self, None);
-        }
-        let mid = self.start + len / 2;
-        (
-            Unindexed {
-                start: self.start,
-                end: mid,
-            },
-            Some(Unindexed {
-                start: mid,
-                end: self.end,
-            }),
-        )
-    }
-
-    fn fold_with<F>(self, folder: F) -> F
-    where
-        F: Folder<usize>,
-    {
-        folder.consume_iter(self.start..self.end)
-    }
-}
 
 // ---- a key that compares on part of its value ----
 

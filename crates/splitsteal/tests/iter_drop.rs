@@ -14,8 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
-use iter_common::{everywhere, SMALL_LENGTHS};
-use splitsteal::iter::plumbing::{bridge_unindexed, Folder, UnindexedConsumer, UnindexedProducer};
+use iter_common::{everywhere, unindexed, SMALL_LENGTHS};
 use splitsteal::prelude::*;
 
 /// The payload of the panics these tests cause on purpose (their messages are not printed).
@@ -136,46 +135,6 @@ fn lengths() -> impl Iterator<Item = usize> {
     SMALL_LENGTHS.iter().copied().chain([100_000])
 }
 
-/// `0..n` that does not know its length and splits in halves (the path `filter` takes).
-struct Unindexed {
-    start: usize,
-    end: usize,
-}
-
-impl ParallelIterator for Unindexed {
-    type Item = usize;
-
-    fn drive_unindexed<C: UnindexedConsumer<usize>>(self, consumer: C) -> C::Result {
-        bridge_unindexed(self, consumer)
-    }
-}
-
-impl UnindexedProducer for Unindexed {
-    type Item = usize;
-
-    fn split(self) -> (Self, Option<Self>) {
-        let len = self.end - self.start;
-        if len < 2 {
-            return (self, None);
-        }
-        let mid = self.start + len / 2;
-        (
-            Unindexed {
-                start: self.start,
-                end: mid,
-            },
-            Some(Unindexed {
-                start: mid,
-                end: self.end,
-            }),
-        )
-    }
-
-    fn fold_with<F: Folder<usize>>(self, folder: F) -> F {
-        folder.consume_iter(self.start..self.end)
-    }
-}
-
 #[test]
 fn vec_into_par_iter_map_collect_panicking() {
     static COUNTER: Counter = Counter::new();
@@ -243,7 +202,7 @@ fn unindexed_collect_panicking() {
     everywhere(|| {
         for n in lengths() {
             for k in panic_points(n) {
-                let source = || Unindexed { start: 0, end: n };
+                let source = || unindexed(n);
                 let make = |i: usize| {
                     if i == k {
                         planned()

@@ -88,3 +88,55 @@ pub fn data(n: usize, modulo: u64) -> Vec<u64> {
         })
         .collect()
 }
+
+/// `0..n` as an iterator that does not know its length (`opt_len` is `None`) and splits
+/// in halves through `UnindexedProducer`, as `filter` or `par_bridge` would: the path
+/// where consumers are split with `split_off_left`.
+pub struct Unindexed {
+    start: usize,
+    end: usize,
+}
+
+pub fn unindexed(n: usize) -> Unindexed {
+    Unindexed { start: 0, end: n }
+}
+
+impl splitsteal::iter::ParallelIterator for Unindexed {
+    type Item = usize;
+
+    fn drive_unindexed<C>(self, consumer: C) -> C::Result
+    where
+        C: splitsteal::iter::plumbing::UnindexedConsumer<usize>,
+    {
+        splitsteal::iter::plumbing::bridge_unindexed(self, consumer)
+    }
+}
+
+impl splitsteal::iter::plumbing::UnindexedProducer for Unindexed {
+    type Item = usize;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let len = self.end - self.start;
+        if len < 2 {
+            return (self, None);
+        }
+        let mid = self.start + len / 2;
+        (
+            Unindexed {
+                start: self.start,
+                end: mid,
+            },
+            Some(Unindexed {
+                start: mid,
+                end: self.end,
+            }),
+        )
+    }
+
+    fn fold_with<F>(self, folder: F) -> F
+    where
+        F: splitsteal::iter::plumbing::Folder<usize>,
+    {
+        folder.consume_iter(self.start..self.end)
+    }
+}
