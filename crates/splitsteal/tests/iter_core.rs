@@ -160,3 +160,51 @@ fn unzip_into_vecs_replaces_the_contents() {
         }
     });
 }
+
+#[test]
+fn positions_match_sequential() {
+    everywhere(|| {
+        for &n in LENGTHS {
+            let v = data(n, 5);
+            let par: Vec<usize> = v.par_iter().positions(|&x| x == 0).collect();
+            let seq: Vec<usize> = (0..n).filter(|&i| v[i] == 0).collect();
+            assert_eq!(par, seq, "n={n}");
+        }
+    });
+}
+
+#[test]
+fn while_some_passes_the_prefix_and_stops_at_a_none() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    everywhere(|| {
+        for &n in LENGTHS {
+            // Without a None: everything, in order.
+            let all: Vec<usize> = (0..n).into_par_iter().map(Some).while_some().collect();
+            assert_eq!(all, (0..n).collect::<Vec<_>>(), "n={n}");
+            if n < 2 {
+                continue;
+            }
+            // A None at `cut`: every item before it that a piece reached is kept in order,
+            // the None's item never appears, and on a long input most items are never read.
+            let cut = n / 3;
+            let read = AtomicUsize::new(0);
+            let got: Vec<usize> = (0..n)
+                .into_par_iter()
+                .map(|i| {
+                    read.fetch_add(1, Ordering::Relaxed);
+                    (i != cut).then_some(i)
+                })
+                .while_some()
+                .collect();
+            assert!(!got.contains(&cut), "n={n}");
+            assert!(got.windows(2).all(|w| w[0] < w[1]), "n={n}: out of order");
+            if n == 1_000_000 {
+                let read = read.into_inner();
+                assert!(
+                    read < n,
+                    "n={n}: read all {read} items after a None at {cut}"
+                );
+            }
+        }
+    });
+}

@@ -85,17 +85,21 @@ mod flat_map;
 mod fold;
 mod for_each_ext;
 mod min_max;
+mod positions;
 mod reduce_with;
 mod try_fold;
 mod try_reduce;
 mod try_trait;
+mod while_some;
 
 pub use filter::Filter;
 pub use filter_map::FilterMap;
 pub use flat_map::{FlatMap, FlatMapIter, Flatten, FlattenIter};
 pub use fold::{Fold, FoldWith};
+pub use positions::Positions;
 pub use try_fold::{TryFold, TryFoldWith};
 use try_trait::Try;
+pub use while_some::WhileSome;
 
 mod from_par_iter;
 mod par_extend;
@@ -220,6 +224,29 @@ pub trait ParallelIterator: Sized + Send {
     /// ```
     fn count(self) -> usize {
         sum::count(self)
+    }
+
+    /// Passes the `Some` items until a `None` is seen; items after the first `None` may
+    /// or may not be passed (pieces stop at their next check), as in rayon.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..10u32).into_par_iter().map(Some).while_some().collect();
+    /// assert_eq!(v.len(), 10);
+    /// let cut: Vec<u32> = (0..1000u32)
+    ///     .into_par_iter()
+    ///     .map(|x| if x == 500 { None } else { Some(x) })
+    ///     .while_some()
+    ///     .collect();
+    /// assert!(!cut.contains(&500) && cut.len() < 1000);
+    /// ```
+    fn while_some<T>(self) -> WhileSome<Self>
+    where
+        Self: ParallelIterator<Item = Option<T>>,
+        T: Send,
+    {
+        WhileSome::new(self)
     }
 
     /// Collects the items, in order, into any [`FromParallelIterator`] collection.
@@ -1301,6 +1328,22 @@ pub trait IndexedParallelIterator: ParallelIterator {
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
         find::position_last(self, &predicate)
+    }
+
+    /// The positions of all items `predicate` accepts, in order.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v = vec![3, 0, 7, 0, 0, 1];
+    /// let zeros: Vec<usize> = v.par_iter().positions(|&x| x == 0).collect();
+    /// assert_eq!(zeros, [1, 3, 4]);
+    /// ```
+    fn positions<P>(self, predicate: P) -> Positions<Self, P>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        Positions::new(self, predicate)
     }
 
     /// Collects the pairs into two `Vec`s, replacing their contents (in place when the
