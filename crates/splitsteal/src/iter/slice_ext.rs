@@ -7,16 +7,13 @@
 //! ones may not (and use std's faster unstable sort at the leaves).
 
 use std::cmp::Ordering;
-use std::iter::Zip;
-use std::ops::Range;
 
 use super::chunks::{
     Chunks, ChunksExact, ChunksExactMut, ChunksMut, RChunks, RChunksExact, RChunksExactMut,
     RChunksMut,
 };
-use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
 use super::windows::Windows;
-use super::{IndexedParallelIterator, ParallelIterator};
+use super::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 use crate::par::current;
 
 #[track_caller]
@@ -294,7 +291,10 @@ pub trait ParallelSliceMut<T: Send> {
     {
         let slice = self.as_parallel_slice_mut();
         let len = slice.len();
-        let mut keyed: Vec<(K, usize)> = EnumerateMut { slice: &mut *slice }
+        // `par_iter_mut` (not `par_iter`) so that only `T: Send` is needed, as in rayon.
+        let mut keyed: Vec<(K, usize)> = slice
+            .par_iter_mut()
+            .enumerate()
             .map(|(i, x)| (f(&*x), i))
             .collect();
         if len < 2 {
@@ -369,77 +369,5 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
     #[inline]
     fn as_parallel_slice_mut(&mut self) -> &mut [T] {
         self
-    }
-}
-
-/// `(index, &mut item)` over a slice: how `par_sort_by_cached_key` reaches each element
-/// with its position while needing only `T: Send` (a shared `&[T]` would need `T: Sync`).
-struct EnumerateMut<'data, T: Send> {
-    slice: &'data mut [T],
-}
-
-impl<'data, T: Send + 'data> ParallelIterator for EnumerateMut<'data, T> {
-    type Item = (usize, &'data mut T);
-
-    fn drive_unindexed<C>(self, consumer: C) -> C::Result
-    where
-        C: UnindexedConsumer<Self::Item>,
-    {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.slice.len())
-    }
-}
-
-impl<'data, T: Send + 'data> IndexedParallelIterator for EnumerateMut<'data, T> {
-    fn len(&self) -> usize {
-        self.slice.len()
-    }
-
-    fn drive<C>(self, consumer: C) -> C::Result
-    where
-        C: Consumer<Self::Item>,
-    {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB>(self, callback: CB) -> CB::Output
-    where
-        CB: ProducerCallback<Self::Item>,
-    {
-        callback.callback(EnumerateMutProducer {
-            offset: 0,
-            slice: self.slice,
-        })
-    }
-}
-
-struct EnumerateMutProducer<'data, T: Send> {
-    offset: usize,
-    slice: &'data mut [T],
-}
-
-impl<'data, T: Send + 'data> Producer for EnumerateMutProducer<'data, T> {
-    type Item = (usize, &'data mut T);
-    type IntoIter = Zip<Range<usize>, std::slice::IterMut<'data, T>>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        (self.offset..self.offset + self.slice.len()).zip(self.slice.iter_mut())
-    }
-
-    fn split_at(self, index: usize) -> (Self, Self) {
-        let (left, right) = self.slice.split_at_mut(index);
-        (
-            EnumerateMutProducer {
-                offset: self.offset,
-                slice: left,
-            },
-            EnumerateMutProducer {
-                offset: self.offset + index,
-                slice: right,
-            },
-        )
     }
 }
