@@ -8,9 +8,12 @@ use std::time::{Duration, Instant};
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 
+use splitsteal_report::out_dir::{self, PathError};
+use splitsteal_report::{say, tell, Exit, ExitError};
+
 use crate::html::{self, RunInfo};
 use crate::modes::{self, Env, Mode, ModeOutput};
-use crate::report::{fmt_secs, write_results, Record};
+use crate::report::{fmt_secs, write_atomic, write_results, Record, RunMeta};
 use crate::runner::{Progress, Watchdog};
 use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{self, Size};
@@ -20,7 +23,7 @@ Without options, runs the full suite (every workload, every scheduler, 1 and 2 t
 about 15 minutes) and the iter section (parallel iterators, splitsteal's default policy
 against rayon) and writes bench-report/. Use --quick for about a minute, and --mode all
 for every experiment of the papers. A run whose output fails verification is reported
-FAILED and makes the exit status non-zero.
+FAILED and makes the exit status 1.
 
 Examples:
   splitsteal bench --quick
@@ -29,9 +32,27 @@ Examples:
   splitsteal bench --mode latency,scaling
   splitsteal bench --list
 
-Output (--out, default bench-report/): results.json and results.csv (one record per
-experiment × workload × scheduler × threads: median_s, min_s, max_s, reps, verified,
-stats, speedup, vs_rayon, ...), tables.md, SVG plots and index.html.
+Output (--out, default bench-report/): results.json ({\"run\": command, revision, machine,
+date, seed, size, settings, partial; \"records\": one per experiment × workload ×
+scheduler × threads: median_s, min_s, max_s, reps, verified, stats, speedup, vs_rayon,
+...}), results.csv (the records), tables.md, SVG plots and index.html. Plots an earlier
+run left in --out and this one did not draw are removed.
+
+Progress: a bar with an ETA on a terminal; otherwise (a log, CI) a line per finished
+workload: [mode] workload: runs done/planned, elapsed, ETA.
+
+Exit status:
+  0    every run verified, report written
+  1    a cell FAILED (wrong output, or its pool could not be built), so the target
+       \"every run verified\" failed; or a report file could not be written
+  2    bad values, rejected before anything ran (--threads above the pools' maximum,
+       a --workload no selected mode runs, a --mode left with nothing to run, an
+       --out that cannot be written); clap's usage errors are 2 as well
+  124  a run hung past --timeout: the finished workloads are written as a partial report
+  130  interrupted (SIGINT, SIGTERM, SIGHUP): the finished workloads are written as a
+       partial report (\"partial\" in results.json, PARTIAL in index.html); an earlier
+       report in --out is left alone if no workload had finished
+A closed stdout (| head) does not stop the run: the report is still written.
 
 Method: inputs generated from --seed; one warm-up run per cell (--warmup), then --reps
 rounds, each running every scheduler once in a rotated order; every output is checked
@@ -42,8 +63,9 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
-    /// multiprogram, or all.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "suite,iter")]
+    /// multiprogram, or all (default: suite,iter). A mode named here that the --workload
+    /// and --policy selection leaves with nothing to run is an error.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
 
     /// Small inputs and fewer repetitions: the suite takes under a minute (23 s measured).
@@ -84,7 +106,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0x5eed)]
     pub seed: u64,
 
-    /// Abort (writing partial results) if a single run takes longer than this (seconds).
+    /// Abort (writing partial results, exit status 124) if a single run takes longer than
+    /// this (seconds); 0: no limit.
     #[arg(long, default_value_t = 300, value_name = "SECS")]
     pub timeout: u64,
 
@@ -201,37 +224,232 @@ fn concrete_modes(sel: &[ModeArg]) -> Vec<Mode> {
         .collect()
 }
 
-fn write_partial(out: &Path, partial: &Mutex<Vec<Record>>) {
-    if let Ok(p) = partial.lock() {
-        let mut recs = p.clone();
-        crate::report::fill_ratios(&mut recs);
-        match write_results(out, &recs) {
-            Ok(()) => eprintln!("partial results: {}", out.join("results.json").display()),
-            Err(e) => eprintln!("could not write partial results: {e}"),
+/// The modes run when `--mode` is not given.
+const DEFAULT_MODES: [ModeArg; 2] = [ModeArg::One(Mode::Suite), ModeArg::One(Mode::Iter)];
+
+/// The `--mode` selection, or the default one.
+fn selected_modes(sel: &[ModeArg]) -> Vec<Mode> {
+    if sel.is_empty() {
+        concrete_modes(&DEFAULT_MODES)
+    } else {
+        concrete_modes(sel)
+    }
+}
+
+/// Checks the values that pass clap but cannot run, before anything runs, and returns the
+/// modes to run. A mode left with nothing to run by `--workload`/`--policy` is an error
+/// when `--mode` named it, and is skipped (with a line saying so) when it is only a default.
+fn plan(args: &BenchArgs, env: &Env) -> Result<Vec<Mode>, ExitError> {
+    // The splitsteal pools' own limit (ThreadPoolBuilder rejects more): the suite compares
+    // every scheduler at the same thread counts.
+    let max = splitsteal::max_num_threads();
+    if let Some(t) = args.threads.iter().find(|&&t| t > max) {
+        return Err(ExitError::usage(format!(
+            "--threads {t}: a pool has at most {max} worker threads"
+        )));
+    }
+    let explicit = !args.mode.is_empty();
+    let selected = selected_modes(&args.mode);
+    let mut modes = Vec::new();
+    for &m in &selected {
+        // With the suite, syncops reads the suite's records instead of running its own.
+        let reads_suite = m == Mode::Syncops && selected.contains(&Mode::Suite);
+        if reads_suite || m.planned_runs(env, &selected) > 0 {
+            modes.push(m);
+            continue;
         }
+        let why = match m.workloads(env) {
+            Some(w) if w.is_empty() => format!(
+                "none of its workloads is among --workload {}",
+                args.workload.join(",")
+            ),
+            _ => "none of its schedulers is among --policy".to_string(),
+        };
+        if explicit {
+            return Err(ExitError::usage(format!(
+                "--mode {}: nothing to run ({why}; see --list)",
+                m.name()
+            )));
+        }
+        tell!("{}: skipped, {why}", m.name());
+    }
+    if modes.is_empty() {
+        return Err(ExitError::usage(
+            "nothing to run with this --workload/--policy selection (see --list)",
+        ));
+    }
+    for w in &args.workload {
+        let runs_it = |m: &Mode| m.workloads(env).is_some_and(|v| v.contains(&w.as_str()));
+        if !modes.iter().any(runs_it) {
+            let names: Vec<&str> = modes.iter().map(|m| m.name()).collect();
+            return Err(ExitError::usage(format!(
+                "--workload {w}: not run by the selected mode(s) {} (see --list)",
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(modes)
+}
+
+/// What an interrupted or timed-out run can still write: the records finished so far, the
+/// outputs of the modes that completed, and whether the full report is already written.
+struct Salvage {
+    out: PathBuf,
+    info: RunInfo,
+    seed: u64,
+    size: String,
+    /// Every finished workload's records ([`Env::partial`]).
+    records: Arc<Mutex<Vec<Record>>>,
+    progress: Progress,
+    state: Mutex<SalvageState>,
+}
+
+#[derive(Default)]
+struct SalvageState {
+    /// The completed modes' outputs.
+    done: Vec<(Mode, ModeOutput)>,
+    /// How many of `records` the completed modes had saved.
+    done_records: usize,
+    /// The mode running.
+    current: Option<Mode>,
+    /// A report (full or partial) is written: nothing may overwrite it any more.
+    written: bool,
+}
+
+impl Salvage {
+    fn state(&self) -> std::sync::MutexGuard<'_, SalvageState> {
+        // A panic while the lock was held leaves the state usable: keep the records.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn begin(&self, m: Mode) {
+        self.state().current = Some(m);
+    }
+
+    fn completed(&self, m: Mode, out: &ModeOutput) {
+        let n = self.records.lock().map(|r| r.len()).unwrap_or(0);
+        let mut st = self.state();
+        st.done.push((m, out.clone()));
+        st.done_records = n;
+        st.current = None;
+    }
+
+    /// Writes the full report, unless an interrupt got there first (then the process is
+    /// already exiting).
+    fn write_final(
+        &self,
+        info: &RunInfo,
+        outputs: &[(Mode, ModeOutput)],
+    ) -> Result<(), Box<dyn Error>> {
+        let mut st = self.state();
+        let r = write_reports(&self.out, info, &self.meta(info), outputs);
+        st.written = true;
+        r
+    }
+
+    fn meta<'a>(&self, info: &'a RunInfo) -> RunMeta<'a> {
+        RunMeta {
+            info,
+            seed: self.seed,
+            size: self.size.clone(),
+        }
+    }
+
+    /// Writes what is finished as a report marked partial (`why`), says where, and ends the
+    /// process with `exit`. Holds the state lock to the end, so that the main thread
+    /// cannot write the full report over it meanwhile.
+    fn abort(&self, why: &str, exit: Exit) -> ! {
+        let mut st = self.state();
+        self.progress.finish();
+        if st.written {
+            tell!(
+                "\n{why}: the report was already written: {}",
+                self.out.join("index.html").display()
+            );
+            exit.exit_now();
+        }
+        let saved = self.records.lock().map(|r| r.clone()).unwrap_or_default();
+        let mut outputs = st.done.clone();
+        if let Some(m) = st.current {
+            let mut recs = saved[st.done_records.min(saved.len())..].to_vec();
+            if !recs.is_empty() {
+                crate::report::fill_ratios(&mut recs);
+                outputs.push((
+                    m,
+                    ModeOutput {
+                        records: recs,
+                        notes: vec![format!(
+                            "{} stopped before it completed: the records of its finished workloads are in \
+                             results.json and results.csv; its tables and plots are made only when it completes.",
+                            m.name()
+                        )],
+                        ..Default::default()
+                    },
+                ));
+            }
+        }
+        if outputs.iter().all(|(_, o)| o.records.is_empty()) {
+            tell!(
+                "\n{why}: no workload had finished; nothing written (what {} held is left as it was)",
+                self.out.display()
+            );
+            exit.exit_now();
+        }
+        let (done, planned) = self.progress.counts();
+        let mut info = self.info.clone();
+        info.partial = Some(format!("{why}, after {done} of {planned} runs"));
+        match write_reports(&self.out, &info, &self.meta(&info), &outputs) {
+            Ok(()) => tell!(
+                "\n{why}: partial report of the finished workloads: {} (results.json, results.csv)",
+                self.out.join("index.html").display()
+            ),
+            Err(e) => tell!("\n{why}: could not write the partial report: {e}"),
+        }
+        st.written = true;
+        exit.exit_now()
     }
 }
 
 /// Runs `splitsteal bench`.
 pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
     if args.list {
-        print!("{}", list());
+        say!("{}", list().trim_end());
         return Ok(());
     }
     let start = Instant::now();
-    let modes = concrete_modes(&args.mode);
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let mut env = env(&args);
+    let modes = plan(&args, &env)?;
+    out_dir::prepare(&args.out).map_err(|e| ExitError::usage(e.to_string()))?;
     let planned: u64 = modes.iter().map(|m| m.planned_runs(&env, &modes)).sum();
     let mut info = run_info(&env, &modes);
-    eprintln!("splitsteal bench: {}", info.settings.join("; "));
-    eprintln!("{planned} runs planned; report in {}", args.out.display());
+    tell!("splitsteal bench: {}", info.settings.join("; "));
+    tell!("{planned} runs planned; report in {}", args.out.display());
     env.progress = Progress::new(planned);
+    let salvage = Arc::new(Salvage {
+        out: args.out.clone(),
+        info: info.clone(),
+        seed: env.seed,
+        size: env.size.to_string(),
+        records: env.partial.clone(),
+        progress: env.progress.clone(),
+        state: Mutex::default(),
+    });
+    let s = salvage.clone();
+    if let Err(e) = ctrlc::set_handler(move || {
+        s.abort("interrupted (SIGINT, SIGTERM or SIGHUP)", Exit::Interrupted);
+    }) {
+        tell!("warning: no interrupt handler ({e}): Ctrl-C will lose the finished runs");
+    }
+    if args.timeout > 0 {
+        let s = salvage.clone();
+        env.watchdog = Watchdog::start(Duration::from_secs(args.timeout), move |why| {
+            s.abort(&format!("timed out: {why}"), Exit::Timeout)
+        });
+    }
 
-    let Ran { outputs, timing } = run_modes(&env, &modes);
+    let Ran { outputs, timing } = run_modes(&env, &modes, &salvage);
     info.timing.push(wall_time(start.elapsed(), &timing));
-    write_reports(&args.out, &info, &outputs)?;
+    salvage.write_final(&info, &outputs)?;
     print_summary(&args.out, &info, &outputs);
     if let Some(readme) = &args.update_readme {
         update_readme(readme, &args.out, &info, &outputs)?;
@@ -240,7 +458,8 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
 }
 
 /// An error naming the cells whose output failed verification (or that could not run), so
-/// that the exit status says so; the reports are written before.
+/// that the exit status says so ([`Exit::Failed`]: the suite's "every run verified" target
+/// fails with them); the reports are written before.
 fn failures(outputs: &[(Mode, ModeOutput)]) -> Result<(), Box<dyn Error>> {
     let failed: Vec<String> = outputs
         .iter()
@@ -259,20 +478,18 @@ fn failures(outputs: &[(Mode, ModeOutput)]) -> Result<(), Box<dyn Error>> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(format!("{} cell(s) FAILED: {}", failed.len(), failed.join(", ")).into())
+        Err(ExitError::failed(format!(
+            "{} cell(s) FAILED: {}",
+            failed.len(),
+            failed.join(", ")
+        ))
+        .into())
     }
 }
 
-/// The experiments' environment, with the hung-run watchdog started and the progress bar
-/// hidden (it is shown once the runs are counted).
+/// The experiments' environment; the progress bar and the hung-run watchdog are set up
+/// once the run is planned.
 fn env(args: &BenchArgs) -> Env {
-    let partial: Arc<Mutex<Vec<Record>>> = Arc::default();
-    let watchdog = {
-        let (out, partial) = (args.out.clone(), partial.clone());
-        Watchdog::start(Duration::from_secs(args.timeout.max(1)), move || {
-            write_partial(&out, &partial)
-        })
-    };
     Env {
         size: if args.quick { Size::Quick } else { Size::Full },
         seed: args.seed,
@@ -284,8 +501,8 @@ fn env(args: &BenchArgs) -> Env {
         pool_options: PoolOptions::default(),
         out: args.out.clone(),
         progress: Progress::hidden(),
-        watchdog,
-        partial,
+        watchdog: Watchdog::disabled(),
+        partial: Arc::default(),
     }
 }
 
@@ -312,6 +529,7 @@ fn run_info(env: &Env, selected: &[Mode]) -> RunInfo {
             format!("splitsteal pools: {}", env.pool_options.describe()),
         ],
         timing: Vec::new(),
+        partial: None,
     }
 }
 
@@ -323,13 +541,16 @@ struct Ran {
     timing: Vec<(Mode, f64)>,
 }
 
-/// Runs the modes in order.
-fn run_modes(env: &Env, modes: &[Mode]) -> Ran {
+/// Runs the modes in order, telling `salvage` what is finished.
+fn run_modes(env: &Env, modes: &[Mode], salvage: &Salvage) -> Ran {
     let mut outputs = Vec::new();
     let mut timing = Vec::new();
     for &m in modes {
         let t = Instant::now();
+        env.progress.set_mode(m.name());
+        salvage.begin(m);
         let out = m.run(env, &outputs);
+        salvage.completed(m, &out);
         let secs = t.elapsed().as_secs_f64();
         env.progress
             .println(format!("{} done in {}", m.name(), fmt_secs(secs)));
@@ -353,38 +574,80 @@ fn wall_time(total: Duration, timing: &[(Mode, f64)]) -> String {
     )
 }
 
-/// Writes results.json, results.csv, tables.md and index.html into `out`.
+/// Whether `name` is a plot a mode writes: `<mode>.svg` or `<mode>-*.svg`.
+fn is_mode_plot(name: &str) -> bool {
+    name.strip_suffix(".svg").is_some_and(|stem| {
+        Mode::all().iter().any(|m| {
+            stem.strip_prefix(m.name())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+        })
+    })
+}
+
+/// Removes the plots an earlier run left in `out` that this report does not show, so that
+/// the folder holds one run's report. Only the modes' plot names are touched.
+fn remove_stale_plots(out: &Path, outputs: &[(Mode, ModeOutput)]) -> Result<(), PathError> {
+    let entries = std::fs::read_dir(out).map_err(|source| PathError {
+        path: out.to_path_buf(),
+        action: "list",
+        source,
+    })?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let current = outputs
+            .iter()
+            .any(|(_, o)| o.plots.iter().any(|p| p.file == name));
+        if is_mode_plot(&name) && !current && e.path().is_file() {
+            std::fs::remove_file(e.path()).map_err(|source| PathError {
+                path: e.path(),
+                action: "remove the stale plot",
+                source,
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes results.json, results.csv, tables.md and index.html into `out`, after removing
+/// the plots of an earlier run that this one did not draw.
 fn write_reports(
     out: &Path,
     info: &RunInfo,
+    meta: &RunMeta,
     outputs: &[(Mode, ModeOutput)],
 ) -> Result<(), Box<dyn Error>> {
     let records: Vec<Record> = outputs
         .iter()
         .flat_map(|(_, o)| o.records.iter().cloned())
         .collect();
-    write_results(out, &records)?;
-    std::fs::write(out.join("tables.md"), html::markdown(info, outputs, ""))?;
-    html::write_index(out, info, outputs)?;
+    remove_stale_plots(out, outputs)?;
+    write_results(out, meta, &records)?;
+    write_atomic(&out.join("tables.md"), html::markdown(info, outputs, ""))?;
+    let index = out.join("index.html");
+    html::write_index(out, info, outputs).map_err(|source| PathError {
+        path: index,
+        action: "write",
+        source,
+    })?;
     Ok(())
 }
 
 /// Prints every mode's notes and tables, the timing and where the report is.
 fn print_summary(out: &Path, info: &RunInfo, outputs: &[(Mode, ModeOutput)]) {
     for (m, o) in outputs {
-        println!("\n==== {} ====", m.name());
+        say!("\n==== {} ====", m.name());
         for n in &o.notes {
-            println!("{n}");
+            say!("{n}");
         }
         for t in &o.tables {
-            println!("\n{}", t.to_text());
+            say!("\n{}", t.to_text());
         }
     }
-    println!();
+    say!();
     for l in &info.timing {
-        println!("{l}");
+        say!("{l}");
     }
-    println!(
+    say!(
         "report: {} (results.json, results.csv, tables.md, {} plots)",
         out.join("index.html").display(),
         outputs.iter().map(|(_, o)| o.plots.len()).sum::<usize>()
@@ -411,11 +674,11 @@ fn update_readme(
     let dir = readme.parent().unwrap_or(Path::new("."));
     let prefix = format!("{}/", html::relative_path(dir, out).display());
     let section = html::readme_section(info, &brief, &prefix);
-    let text = std::fs::read_to_string(readme).map_err(|e| format!("{}: {e}", readme.display()))?;
+    let text = out_dir::read_to_string(readme)?;
     let new =
         html::replace_section(&text, &section).map_err(|e| format!("{}: {e}", readme.display()))?;
-    std::fs::write(readme, new)?;
-    println!("updated {}", readme.display());
+    out_dir::write(readme, new)?;
+    say!("updated {}", readme.display());
     Ok(())
 }
 
@@ -441,10 +704,8 @@ mod tests {
     #[test]
     fn defaults() {
         let a = parse(&[]).unwrap();
-        assert_eq!(
-            a.mode,
-            vec![ModeArg::One(Mode::Suite), ModeArg::One(Mode::Iter)]
-        );
+        assert!(a.mode.is_empty());
+        assert_eq!(selected_modes(&a.mode), vec![Mode::Suite, Mode::Iter]);
         assert!(!a.quick && a.workload.is_empty() && a.policy.is_empty());
         assert_eq!(a.out, PathBuf::from("bench-report"));
         assert_eq!(a.warmup, 1);
@@ -548,6 +809,54 @@ mod tests {
             Mode::Syncops.planned_runs(&env, &[Mode::Suite, Mode::Syncops]),
             0
         );
+    }
+
+    fn plan_of(args: &[&str]) -> Result<Vec<Mode>, String> {
+        let a = parse(args).unwrap();
+        plan(&a, &env(&a)).map_err(|e| {
+            assert_eq!(e.exit, Exit::Usage);
+            e.to_string()
+        })
+    }
+
+    #[test]
+    fn values_that_cannot_run_are_rejected_up_front() {
+        let max = splitsteal::max_num_threads();
+        let e = plan_of(&["--threads", &(max + 1).to_string()]).unwrap_err();
+        assert!(e.contains(&format!("--threads {}", max + 1)), "{e}");
+        assert!(plan_of(&["--threads", &max.to_string(), "--quick"]).is_ok());
+        // fib is a suite workload, not a parallel-iterator program.
+        let e = plan_of(&["--mode", "iter", "--workload", "fib"]).unwrap_err();
+        assert!(e.contains("--mode iter") && e.contains("fib"), "{e}");
+        let e = plan_of(&["--mode", "latency", "--workload", "fib"]).unwrap_err();
+        assert!(e.contains("--workload fib") && e.contains("latency"), "{e}");
+        // iter runs splitsteal and rayon pools only.
+        let e = plan_of(&["--mode", "iter", "--policy", "chili"]).unwrap_err();
+        assert!(e.contains("--policy"), "{e}");
+    }
+
+    #[test]
+    fn a_default_mode_with_nothing_to_run_is_skipped() {
+        assert_eq!(plan_of(&["--workload", "fib"]).unwrap(), vec![Mode::Suite]);
+        assert_eq!(
+            plan_of(&["--mode", "suite,syncops", "--workload", "fib"]).unwrap(),
+            vec![Mode::Suite, Mode::Syncops]
+        );
+    }
+
+    #[test]
+    fn only_the_modes_plot_names_are_stale_candidates() {
+        for p in ["suite-speedup.svg", "scaling.svg", "iter-vs-rayon-fib.svg"] {
+            assert!(is_mode_plot(p), "{p}");
+        }
+        for p in [
+            "suites.svg",
+            "mine.svg",
+            "suite-speedup.png",
+            "results.json",
+        ] {
+            assert!(!is_mode_plot(p), "{p}");
+        }
     }
 
     #[test]

@@ -8,6 +8,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use splitsteal::Stats;
+use splitsteal_report::out_dir::{self, PathError};
+use splitsteal_report::RunInfo;
 
 /// The splitsteal counters of a record (the per-run median of each counter).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +97,7 @@ impl StatsRecord {
 
 /// One cell of an experiment: a workload on a scheduler with a thread count.
 ///
-/// `results.json` is a list of these. Times are wall-clock seconds over the timed
+/// `results.json`'s `records` are a list of these. Times are wall-clock seconds over the timed
 /// repetitions (warm-up excluded). A cell whose output failed verification in any run
 /// has `verified = false`, an `error`, and no times.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -401,13 +403,53 @@ pub fn write_csv<W: io::Write>(w: W, records: &[Record]) -> csv::Result<()> {
     Ok(())
 }
 
-/// Writes `results.json` and `results.csv` into `dir`.
-pub fn write_results(dir: &Path, records: &[Record]) -> Result<(), Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(dir)?;
-    let json = serde_json::to_string_pretty(records)?;
-    std::fs::write(dir.join("results.json"), json + "\n")?;
-    let f = std::fs::File::create(dir.join("results.csv"))?;
-    write_csv(io::BufWriter::new(f), records)?;
+/// The `run` object of `results.json`: the facts that head the report ([`RunInfo`]'s
+/// fields, `partial` among them), plus the input seed and size class.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunMeta<'a> {
+    /// Command, date, machine, revision, settings, timing, partial.
+    #[serde(flatten)]
+    pub info: &'a RunInfo,
+    /// `--seed`.
+    pub seed: u64,
+    /// Input size class: `quick` or `full`.
+    pub size: String,
+}
+
+/// `results.json`: `{"run": {...}, "records": [...]}`.
+#[derive(Serialize)]
+struct Results<'a> {
+    run: &'a RunMeta<'a>,
+    records: &'a [Record],
+}
+
+/// Writes `contents` to a temporary file beside `path`, then renames it over `path`: a
+/// reader (or a run interrupted while writing) never sees a half-written file.
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), PathError> {
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    out_dir::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path).map_err(|source| PathError {
+        path: path.to_path_buf(),
+        action: "replace",
+        source,
+    })
+}
+
+/// Writes `results.json` (the run's facts and the records) and `results.csv` (the
+/// records) into `dir`; errors name the file.
+pub fn write_results(
+    dir: &Path,
+    run: &RunMeta,
+    records: &[Record],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let json = serde_json::to_string_pretty(&Results { run, records })?;
+    write_atomic(&dir.join("results.json"), json + "\n")?;
+    let mut csv = Vec::new();
+    write_csv(&mut csv, records)?;
+    write_atomic(&dir.join("results.csv"), csv)?;
     Ok(())
 }
 

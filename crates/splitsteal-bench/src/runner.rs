@@ -6,8 +6,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use splitsteal_report::{tell, Exit};
 
-use crate::report::{Record, StatsRecord};
+use crate::report::{fmt_secs, Record, StatsRecord};
 use crate::sched::{process_cpu_time, PoolOptions, Scheduler, SchedulerKind};
 use crate::workloads::DynWorkload;
 
@@ -35,14 +36,21 @@ pub fn cells(kinds: &[SchedulerKind], threads: &[usize]) -> Vec<Cell> {
     v
 }
 
-/// The progress bar (hidden when stderr is not a terminal) plus a message log.
+/// Progress: an indicatif bar with an ETA when stderr is a terminal; otherwise one line
+/// per finished workload (`[mode] workload: runs done/planned, elapsed, ETA`), so that a
+/// log or CI shows the run moving too.
 #[derive(Clone)]
 pub struct Progress {
     bar: ProgressBar,
+    /// Print a line per finished workload (stderr is not a terminal).
+    lines: bool,
+    /// The mode running, for those lines.
+    mode: Arc<Mutex<&'static str>>,
+    started: Instant,
 }
 
 impl Progress {
-    /// A bar of `total` steps.
+    /// A bar of `total` steps on stderr.
     pub fn new(total: u64) -> Progress {
         let bar = ProgressBar::new(total);
         bar.set_style(
@@ -52,13 +60,23 @@ impl Progress {
             .expect("valid template")
             .progress_chars("=> "),
         );
-        Progress { bar }
+        // indicatif hides a bar whose stderr is not a terminal.
+        let lines = bar.is_hidden();
+        Progress {
+            bar,
+            lines,
+            mode: Arc::new(Mutex::new("")),
+            started: Instant::now(),
+        }
     }
 
-    /// A bar that draws nothing (tests).
+    /// A bar that draws nothing and prints no progress lines (tests).
     pub fn hidden() -> Progress {
         Progress {
             bar: ProgressBar::hidden(),
+            lines: false,
+            mode: Arc::new(Mutex::new("")),
+            started: Instant::now(),
         }
     }
 
@@ -77,10 +95,36 @@ impl Progress {
         self.bar.set_message(m);
     }
 
+    /// Names the mode now running (for the per-workload lines).
+    pub fn set_mode(&self, mode: &'static str) {
+        if let Ok(mut m) = self.mode.lock() {
+            *m = mode;
+        }
+    }
+
+    /// Runs done and planned so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.bar.position(), self.bar.length().unwrap_or(0))
+    }
+
+    /// A workload finished: off a terminal, prints
+    /// `[mode] workload: runs done/planned, elapsed, ETA`.
+    pub fn workload_done(&self, workload: &str) {
+        if !self.lines {
+            return;
+        }
+        let (done, planned) = self.counts();
+        let mode = self.mode.lock().map(|m| *m).unwrap_or("");
+        tell!(
+            "{}",
+            progress_line(mode, workload, done, planned, self.started.elapsed())
+        );
+    }
+
     /// Prints a line above the bar.
     pub fn println(&self, line: impl AsRef<str>) {
         if self.bar.is_hidden() {
-            eprintln!("{}", line.as_ref());
+            tell!("{}", line.as_ref());
         } else {
             self.bar.println(line.as_ref());
         }
@@ -92,6 +136,29 @@ impl Progress {
     }
 }
 
+/// `[mode] workload: runs done/planned, elapsed, ETA`; the ETA assumes the remaining
+/// runs take as long on average as the finished ones.
+pub fn progress_line(
+    mode: &str,
+    workload: &str,
+    done: u64,
+    planned: u64,
+    elapsed: Duration,
+) -> String {
+    let secs = elapsed.as_secs_f64();
+    let eta = if done == 0 {
+        "?".to_string()
+    } else if done >= planned {
+        "0 s".to_string()
+    } else {
+        fmt_secs(secs / done as f64 * planned.saturating_sub(done) as f64)
+    };
+    format!(
+        "[{mode}] {workload}: runs {done}/{planned}, {} elapsed, ETA {eta}",
+        fmt_secs(secs)
+    )
+}
+
 /// Aborts the process if one run takes longer than the timeout (a deadlocked scheduler
 /// would otherwise hang the suite). Results measured so far are written first.
 #[derive(Clone)]
@@ -100,25 +167,28 @@ pub struct Watchdog {
 }
 
 impl Watchdog {
-    /// Starts the watchdog thread; `on_timeout` runs (once) before the process exits.
-    pub fn start(timeout: Duration, on_timeout: impl Fn() + Send + 'static) -> Watchdog {
+    /// Starts the watchdog thread; `on_timeout` runs (once, given what hung) before the
+    /// process exits with [`Exit::Timeout`].
+    pub fn start(timeout: Duration, on_timeout: impl Fn(String) + Send + 'static) -> Watchdog {
         let current: Arc<Mutex<Option<(Instant, String)>>> = Arc::new(Mutex::new(None));
         let c = current.clone();
         thread::Builder::new()
             .name("bench-watchdog".into())
             .spawn(move || loop {
                 thread::sleep(Duration::from_millis(500));
-                let stuck = c
-                    .lock()
-                    .ok()
-                    .and_then(|g| g.as_ref().filter(|(t, _)| t.elapsed() > timeout).map(|(_, l)| l.clone()));
+                let stuck = c.lock().ok().and_then(|g| {
+                    g.as_ref()
+                        .filter(|(t, _)| t.elapsed() > timeout)
+                        .map(|(_, l)| l.clone())
+                });
                 if let Some(label) = stuck {
-                    eprintln!(
-                        "\nerror: {label} has not finished after {} s (--timeout); writing partial results and aborting",
+                    let why = format!(
+                        "{label} has not finished after {} s (--timeout)",
                         timeout.as_secs()
                     );
-                    on_timeout();
-                    std::process::exit(124);
+                    tell!("\nerror: {why}; writing partial results and aborting");
+                    on_timeout(why);
+                    Exit::Timeout.exit_now();
                 }
             })
             .expect("spawn watchdog");
@@ -298,6 +368,16 @@ mod tests {
                 Err(format!("{out} != 1"))
             }
         }
+    }
+
+    #[test]
+    fn progress_lines_say_runs_done_planned_and_an_eta() {
+        let l = progress_line("suite", "fib", 10, 40, Duration::from_secs(5));
+        assert!(l.starts_with("[suite] fib: runs 10/40, "), "{l}");
+        // 0.5 s per run, 30 runs left.
+        assert!(l.ends_with("ETA 15.0 s"), "{l}");
+        assert!(progress_line("iter", "sum", 0, 4, Duration::ZERO).ends_with("ETA ?"));
+        assert!(progress_line("iter", "sum", 4, 4, Duration::ZERO).ends_with("ETA 0 s"));
     }
 
     #[test]

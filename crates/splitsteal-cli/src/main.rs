@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use splitsteal_report::{tell, Exit, ExitError};
 
 /// splitsteal: work-stealing schedulers measured on real hardware and in simulation.
 #[derive(Parser, Debug)]
@@ -28,18 +29,19 @@ fn main() -> ExitCode {
     // The simulators (and any global-pool use) read SPLITSTEAL_NUM_THREADS and
     // SPLITSTEAL_POLICY: report a bad value here, plainly, rather than deep inside a run.
     if let Err(e) = splitsteal::ThreadPoolBuilder::from_env() {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
+        tell!("error: {e}");
+        return ExitCode::from(Exit::Usage.code());
     }
     let result = match cli.command {
         Command::Bench(args) => splitsteal_bench::cli::run(args),
         Command::Sim { command } => splitsteal_sim::cli::run(command),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(Exit::Ok.code()),
         Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
+            tell!("error: {e}");
+            // The error says how the command ends (bad values: 2); any other is a failure.
+            ExitCode::from(ExitError::exit_of(&*e).code())
         }
     }
 }

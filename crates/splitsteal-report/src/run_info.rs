@@ -17,16 +17,24 @@ pub struct RunInfo {
     pub settings: Vec<String>,
     /// Wall time of each mode and in total.
     pub timing: Vec<String>,
+    /// Why the report is partial (interrupted, timed out), or `None` for a complete run:
+    /// a reader must not take a partial report's missing cells for absent schedulers.
+    pub partial: Option<String>,
 }
 
 impl RunInfo {
     /// Lines for the text/Markdown header.
     pub fn lines(&self) -> Vec<String> {
-        let mut v = vec![
+        let mut v: Vec<String> = self
+            .partial
+            .iter()
+            .map(|why| format!("PARTIAL: {why}"))
+            .collect();
+        v.extend([
             format!("command: {}", self.command),
             format!("date: {}", self.date),
             format!("machine: {}", self.machine),
-        ];
+        ]);
         if !self.revision.is_empty() {
             v.push(format!("revision: {}", self.revision));
         }
@@ -131,5 +139,13 @@ mod tests {
         assert!(!info.lines().iter().any(|l| l.starts_with("revision")));
         info.revision = "abc1234".into();
         assert!(info.lines().contains(&"revision: abc1234".to_string()));
+    }
+
+    #[test]
+    fn a_partial_run_says_so_first() {
+        let mut info = RunInfo::default();
+        assert!(!info.lines().iter().any(|l| l.contains("PARTIAL")));
+        info.partial = Some("interrupted".into());
+        assert_eq!(info.lines()[0], "PARTIAL: interrupted");
     }
 }

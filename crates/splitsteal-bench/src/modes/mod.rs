@@ -52,6 +52,13 @@ struct Spec {
     planned_runs: fn(&Env, &[Mode]) -> u64,
     /// Runs it, given the outputs of the modes that ran before it.
     run: fn(&Env, &[(Mode, ModeOutput)]) -> ModeOutput,
+    /// The `--workload` names it runs given the selection, or `None` if it ignores
+    /// `--workload` (its inputs are its own: `fib(n)`, `spawn-N`).
+    workloads: fn(&Env) -> Option<Vec<&'static str>>,
+}
+
+fn names(specs: Vec<WorkloadSpec>) -> Option<Vec<&'static str>> {
+    Some(specs.into_iter().map(|s| s.name).collect())
 }
 
 impl Mode {
@@ -68,11 +75,13 @@ impl Mode {
                 name: "suite",
                 planned_runs: |env, _| suite::planned_runs(env),
                 run: |env, _| suite::run(env),
+                workloads: |env| names(env.workloads_or(&[])),
             },
             Mode::Iter => Spec {
                 name: "iter",
                 planned_runs: |env, _| iter::planned_runs(env),
                 run: |env, _| iter::run(env),
+                workloads: |env| names(iter::programs(env)),
             },
             // With the suite selected, syncops reads the suite's records: no runs of its own.
             Mode::Syncops => Spec {
@@ -88,21 +97,33 @@ impl Mode {
                     let suite = output_of(earlier, Mode::Suite).map(|o| o.records.as_slice());
                     syncops::run(env, suite)
                 },
+                workloads: |env| names(env.workloads_or(&[])),
             },
             Mode::Scaling => Spec {
                 name: "scaling",
                 planned_runs: |env, _| scaling::planned_runs(env),
                 run: |env, _| scaling::run(env),
+                workloads: |_| None,
             },
             Mode::Latency => Spec {
                 name: "latency",
                 planned_runs: |env, _| latency::planned_runs(env),
                 run: |env, _| latency::run(env),
+                workloads: |_| None,
             },
             Mode::Multiprogram => Spec {
                 name: "multiprogram",
                 planned_runs: |env, _| multiprogram::planned_runs(env),
                 run: |env, _| multiprogram::run(env),
+                workloads: |env| {
+                    let mut v = names(env.workloads_or(&multiprogram::WORKLOADS))?;
+                    for n in names(env.workloads_or(&multiprogram::ONE_CPU_WORKLOADS))? {
+                        if !v.contains(&n) {
+                            v.push(n);
+                        }
+                    }
+                    Some(v)
+                },
             },
         }
     }
@@ -115,6 +136,12 @@ impl Mode {
     /// The timed runs the mode will make when `selected` (which includes it) run together.
     pub fn planned_runs(self, env: &Env, selected: &[Mode]) -> u64 {
         (self.spec().planned_runs)(env, selected)
+    }
+
+    /// The `--workload` names the mode runs with `env`'s selection, or `None` if it
+    /// ignores `--workload`.
+    pub fn workloads(self, env: &Env) -> Option<Vec<&'static str>> {
+        (self.spec().workloads)(env)
     }
 
     /// Runs the mode; `earlier` are the outputs of the modes that ran before it.
@@ -138,7 +165,7 @@ pub struct Plot {
 }
 
 /// What an experiment produced.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ModeOutput {
     /// Records (also written to `results.json`).
     pub records: Vec<Record>,
@@ -174,7 +201,7 @@ pub struct Env {
     pub progress: Progress,
     /// The hung-run watchdog.
     pub watchdog: Watchdog,
-    /// Every record so far (written by the watchdog if it aborts).
+    /// Every record so far (the partial report of an interrupted or timed-out run).
     pub partial: Arc<Mutex<Vec<Record>>>,
 }
 
@@ -207,10 +234,14 @@ impl Env {
             .unwrap_or_else(|| self.size.pick(test, quick, full))
     }
 
-    /// Keeps a copy of `records` for a partial write.
+    /// Keeps a copy of a finished workload's `records` for a partial report, and reports
+    /// the progress (a line per workload when stderr is not a terminal).
     pub fn save_partial(&self, records: &[Record]) {
         if let Ok(mut p) = self.partial.lock() {
             p.extend_from_slice(records);
+        }
+        if let Some(r) = records.first() {
+            self.progress.workload_done(&r.workload);
         }
     }
 
