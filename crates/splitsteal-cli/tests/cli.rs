@@ -1,6 +1,10 @@
-//! The binary rejects bad input with a clear message and a failing exit code.
+//! The binary rejects bad input with a clear message and a failing exit code, and `bench`
+//! behaves like a tool scripts can trust: documented exit codes, a closed pipe or an
+//! interrupt that keeps the finished work, no stale files in a reused report folder.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 fn splitsteal(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_splitsteal"));
@@ -90,4 +94,276 @@ fn a_small_simulation_runs_and_prints_json() {
         json.contains("\"runs\"") && json.contains("median_ratio"),
         "{json}"
     );
+}
+
+// ---- `splitsteal bench` as a tool scripts can trust (issue 14) ----
+
+/// A fresh, unique folder under the system's temporary folder (removed if it exists).
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "splitsteal-cli-{name}-{}-{:?}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The cheapest real run: one quick workload, one repetition, no warm-up, two schedulers
+/// (serial and one policy) at one thread.
+fn quick_bench(out: &Path) -> Vec<String> {
+    [
+        "bench",
+        "--quick",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--workload",
+        "nqueens",
+        "--policy",
+        "serial,chase-lev",
+        "--threads",
+        "1",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect()
+}
+
+fn bench_cmd(args: &[String]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_splitsteal"));
+    cmd.args(args)
+        .env_remove("SPLITSTEAL_NUM_THREADS")
+        .env_remove("SPLITSTEAL_POLICY");
+    cmd
+}
+
+fn results(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("results.json")).expect("results.json");
+    serde_json::from_str(&text).expect("results.json parses")
+}
+
+#[test]
+fn a_good_run_exits_0_with_the_run_facts_in_results_json() {
+    let out = scratch("ok");
+    let mut args = quick_bench(&out);
+    // 0 is "no limit", not a 1 s limit.
+    args.extend(["--timeout".into(), "0".into()]);
+    let o = bench_cmd(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let v = results(&out);
+    let run = &v["run"];
+    for f in ["command", "revision", "machine", "date", "settings"] {
+        assert!(run.get(f).is_some(), "run.{f} missing: {run}");
+    }
+    assert_eq!(run["seed"], 0x5eed);
+    assert_eq!(run["size"], "quick");
+    assert!(run["partial"].is_null(), "{run}");
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs.len(), 2, "serial and chase-lev on nqueens");
+    assert!(recs.iter().all(|r| r["verified"] == true));
+    // Off a terminal, a line per finished workload.
+    assert!(err.contains("[suite] nqueens: runs 2/2, "), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_exit_codes_are_in_the_help() {
+    let o = bench_cmd(&["bench".into(), "--help".into()])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    for code in ["0 ", "1 ", "2 ", "124", "130"] {
+        assert!(help.contains(&format!("\n  {code}")), "exit {code}: {help}");
+    }
+    assert!(help.contains("0: no limit"), "{help}");
+}
+
+#[test]
+fn values_that_cannot_run_exit_2_before_anything_runs() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--threads", "1025"], "--threads 1025"),
+        (&["--threads", "100000"], "--threads 100000"),
+        (&["--workload", "fibonacci"], "fibonacci"),
+        (&["--mode", "iter", "--workload", "nqueens"], "--mode iter"),
+        // The LCWS window is gone from the runtime (every join is recorded): clap rejects
+        // the flag itself, with the same status.
+        (
+            &["--policy", "lcws-cons", "--lcws-window", "1"],
+            "--lcws-window",
+        ),
+    ];
+    for (extra, named) in cases {
+        let out = scratch("bad");
+        let mut args: Vec<String> = ["bench", "--quick", "--out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.push(out.display().to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = bench_cmd(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(named), "{extra:?} should name {named}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!err.contains("runs planned"), "nothing may run: {err}");
+        assert!(
+            !out.exists(),
+            "{extra:?}: nothing written to {}",
+            out.display()
+        );
+    }
+}
+
+#[test]
+fn an_out_folder_under_a_regular_file_is_named_before_running() {
+    let dir = scratch("blocked");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("not-a-folder");
+    std::fs::write(&file, b"x").unwrap();
+    let out = file.join("report");
+    let o = bench_cmd(&quick_bench(&out)).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&out.display().to_string()), "{err}");
+    assert!(!err.contains("runs planned"), "nothing may run: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real failing cell: under an address-space limit (`ulimit -v`), a pool of 1000
+/// workers cannot get its thread stacks, so its cell is FAILED.
+#[test]
+fn a_failed_cell_exits_1_after_writing_the_report() {
+    let out = scratch("failed");
+    let mut args = quick_bench(&out);
+    let t = args.iter().position(|a| a == "--threads").unwrap();
+    args[t + 1] = "1000".into();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 500000 && exec "$@""#)
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_splitsteal"))
+        .args(&args)
+        .env_remove("SPLITSTEAL_NUM_THREADS")
+        .env_remove("SPLITSTEAL_POLICY")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("FAILED") && err.contains("chase-lev@1000"),
+        "{err}"
+    );
+    let v = results(&out);
+    let failed: Vec<_> = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["verified"] == false)
+        .collect();
+    assert_eq!(failed.len(), 1, "{v}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_closed_stdout_does_not_stop_the_run() {
+    let out = scratch("pipe");
+    let mut child = bench_cmd(&quick_bench(&out))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    for f in ["results.json", "results.csv", "tables.md", "index.html"] {
+        assert!(out.join(f).is_file(), "{f}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn sigint_writes_the_finished_workloads_as_a_partial_report_and_exits_130() {
+    let out = scratch("sigint");
+    let mut args = quick_bench(&out);
+    // nqueens (≈25 ms a round here) finishes first; knapsack (≈125 ms a round) is still
+    // running when the signal comes.
+    let w = args.iter().position(|a| a == "--workload").unwrap();
+    args[w + 1] = "nqueens,knapsack".into();
+    let r = args.iter().position(|a| a == "--reps").unwrap();
+    args[r + 1] = "10".into();
+    let mut child = bench_cmd(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert_ne!(
+            stderr.read_line(&mut line).unwrap(),
+            0,
+            "no progress line: {seen}"
+        );
+        seen.push_str(&line);
+        if line.starts_with("[suite] nqueens: runs ") {
+            break;
+        }
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
+    // is not reused); it only sends a signal.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}{rest}");
+    assert!(
+        rest.contains("partial report") && rest.contains(&out.display().to_string()),
+        "says where: {rest}"
+    );
+    let v = results(&out);
+    assert!(v["run"]["partial"].is_string(), "{}", v["run"]);
+    let recs = v["records"].as_array().unwrap();
+    assert!(
+        recs.iter().all(|r| r["workload"] == "nqueens") && recs.len() == 2,
+        "only the finished workload: {v}"
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("PARTIAL"), "the page says so");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_reused_out_folder_loses_the_plots_this_run_did_not_draw() {
+    let out = scratch("stale");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("latency-first.svg"), "<svg/>").unwrap();
+    std::fs::write(out.join("my-notes.svg"), "<svg/>").unwrap();
+    let o = bench_cmd(&quick_bench(&out)).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        !out.join("latency-first.svg").exists(),
+        "stale plot removed"
+    );
+    assert!(
+        out.join("my-notes.svg").exists(),
+        "not a plot name of ours: kept"
+    );
+    assert!(out.join("suite-speedup.svg").exists());
+    let _ = std::fs::remove_dir_all(&out);
 }
