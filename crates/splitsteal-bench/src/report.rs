@@ -710,6 +710,40 @@ mod tests {
     }
 
     #[test]
+    fn results_json_is_the_run_and_its_records() {
+        let dir = std::env::temp_dir().join(format!("ss-results-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let info = RunInfo {
+            command: "splitsteal bench".into(),
+            partial: Some("interrupted".into()),
+            ..RunInfo::default()
+        };
+        let meta = RunMeta {
+            info: &info,
+            seed: 7,
+            size: "quick".into(),
+        };
+        write_results(&dir, &meta, &sample()).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap())
+                .unwrap();
+        assert_eq!(v["run"]["command"], "splitsteal bench");
+        assert_eq!(v["run"]["partial"], "interrupted");
+        assert_eq!(v["run"]["seed"], 7);
+        assert_eq!(v["run"]["size"], "quick");
+        let back: Vec<Record> = serde_json::from_value(v["records"].clone()).unwrap();
+        assert_eq!(back, sample());
+        // Written through a temporary file renamed into place: none is left behind.
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["results.csv", "results.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn csv_has_the_documented_columns() {
         let mut buf = Vec::new();
         write_csv(&mut buf, &sample()).unwrap();
