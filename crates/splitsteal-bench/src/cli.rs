@@ -360,6 +360,8 @@ impl Salvage {
     /// cannot write the full report over it meanwhile.
     fn abort(&self, why: &str, exit: Exit) -> ! {
         let mut st = self.state();
+        // Before `finish`, which moves the bar to its end.
+        let (done, planned) = self.progress.counts();
         self.progress.finish();
         if st.written {
             tell!(
@@ -395,7 +397,6 @@ impl Salvage {
             );
             exit.exit_now();
         }
-        let (done, planned) = self.progress.counts();
         let mut info = self.info.clone();
         info.partial = Some(format!("{why}, after {done} of {planned} runs"));
         match write_reports(&self.out, &info, &self.meta(&info), &outputs) {

@@ -332,7 +332,13 @@ fn sigint_writes_the_finished_workloads_as_a_partial_report_and_exits_130() {
         "says where: {rest}"
     );
     let v = results(&out);
-    assert!(v["run"]["partial"].is_string(), "{}", v["run"]);
+    let partial = v["run"]["partial"].as_str().unwrap_or_default();
+    // 20 runs of nqueens done; knapsack's 20 not all.
+    assert!(
+        partial.starts_with("interrupted") && !partial.contains("40 of 40"),
+        "{}",
+        v["run"]
+    );
     let recs = v["records"].as_array().unwrap();
     assert!(
         recs.iter().all(|r| r["workload"] == "nqueens") && recs.len() == 2,
