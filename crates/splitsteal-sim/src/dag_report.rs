@@ -267,6 +267,7 @@ pub fn figure(
         "count (mean over runs, log scale)",
         &series,
         true,
+        x_is_procs,
     )
 }
 

@@ -62,6 +62,26 @@ fn render(
     Ok(())
 }
 
+/// Share of the plot's height that the legend of `rows` entries takes (plots are 600 px
+/// high, the plotting area about 470 px, a legend row 18 px): the y range is stretched by it
+/// so that the legend sits above the data instead of on it.
+fn legend_share(rows: usize) -> f64 {
+    if rows == 0 {
+        0.0
+    } else {
+        ((18 * rows + 34) as f64 / 470.0).min(0.5)
+    }
+}
+
+/// Tick label of an x value: integers without decimals.
+fn x_tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// One box of a box plot: a label and the raw samples.
 #[derive(Debug, Clone)]
 pub struct BoxData {
@@ -119,10 +139,10 @@ pub fn box_plot(
     // ~7.5 px per character at 13 px, plus a gap, per box.
     let per_box = (longest as u32 * 15 / 2 + 14).max(56);
     let width = (110 + per_box * n as u32).clamp(640, MAX_WIDTH);
-    // Room above the data for the legend.
     let legend_rows = groups.len() + usize::from(reference.is_some());
     let pad = ((y_max - y_min) * 0.05).max(1e-9);
-    let top = y_max + pad + (y_max - y_min).max(1e-9) * 0.07 * legend_rows as f64;
+    let bottom = y_min - pad;
+    let top = bottom + (y_max + pad - bottom) / (1.0 - legend_share(legend_rows));
     let label_h = 16 * label_lines as u32 + 10;
     render(path, (width, 600), |root| {
         let mut chart = ChartBuilder::on(root)
@@ -130,7 +150,7 @@ pub fn box_plot(
             .margin(14)
             .x_label_area_size(label_h + 30)
             .y_label_area_size(64)
-            .build_cartesian_2d(-0.6f64..(n as f64 - 0.4), (y_min - pad)..top)?;
+            .build_cartesian_2d(-0.6f64..(n as f64 - 0.4), bottom..top)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -139,14 +159,14 @@ pub fn box_plot(
             .y_desc(y_desc)
             .axis_desc_style((FONT, 15))
             .label_style((FONT, 13))
-            .light_line_style(RGBColor(235, 235, 235))
+            .light_line_style(TRANSPARENT)
             .draw()?;
         // Category labels, drawn under each box by hand: plotters' tick labels are one line.
         let label_style = TextStyle::from((FONT, 13).into_font())
             .color(&BLACK)
             .pos(Pos::new(HPos::Center, VPos::Top));
         for (i, b) in boxes.iter().enumerate() {
-            let (px, py) = chart.backend_coord(&(i as f64, y_min - pad));
+            let (px, py) = chart.backend_coord(&(i as f64, bottom));
             for (k, line) in b.label.lines().enumerate() {
                 root.draw(&Text::new(
                     line.to_string(),
@@ -247,7 +267,8 @@ pub struct Series {
 }
 
 /// Draws line series, each with its own colour and marker (references dashed, unmarked);
-/// `log_y` uses a logarithmic y axis (non-positive values are dropped there).
+/// `log_y` uses a logarithmic y axis (non-positive values are dropped there), `log_x` a
+/// logarithmic x axis (for processor counts 1, 2, 4, …; x must be positive).
 pub fn line_plot(
     path: &Path,
     title: &str,
@@ -255,6 +276,7 @@ pub fn line_plot(
     y_desc: &str,
     series: &[Series],
     log_y: bool,
+    log_x: bool,
 ) -> PlotResult {
     let pts = series.iter().flat_map(|s| s.points.iter().copied());
     let (mut x0, mut x1, mut y0, mut y1) = (
@@ -281,8 +303,7 @@ pub fn line_plot(
     if y1 <= y0 {
         y1 = y0 + 1.0;
     }
-    let xpad = (x1 - x0) * 0.03;
-    let xr = (x0 - xpad)..(x1 + xpad);
+    let share = legend_share(series.len());
     render(path, (960, 600), |root| {
         let mut builder = ChartBuilder::on(root);
         builder
@@ -290,35 +311,61 @@ pub fn line_plot(
             .margin(14)
             .x_label_area_size(50)
             .y_label_area_size(84);
-        if log_y {
-            // Room above the data for the legend (one decade per ~2 entries).
-            let top = y1 * 10f64.powf(0.25 * series.len() as f64);
-            let mut chart = builder.build_cartesian_2d(xr, ((y0 * 0.7)..top).log_scale())?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .axis_desc_style((FONT, 15))
-                .label_style((FONT, 13))
-                .light_line_style(RGBColor(235, 235, 235))
-                .y_label_formatter(&|v| format!("{v:.0e}"))
-                .draw()?;
-            draw_lines(&mut chart, series, true)?;
-            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        macro_rules! finish {
+            ($chart:ident) => {{
+                $chart
+                    .configure_mesh()
+                    .x_desc(x_desc)
+                    .y_desc(y_desc)
+                    .axis_desc_style((FONT, 15))
+                    .label_style((FONT, 13))
+                    .light_line_style(TRANSPARENT)
+                    .x_label_formatter(&x_tick)
+                    .y_label_formatter(&|v: &f64| {
+                        if log_y {
+                            format!("{v:.0e}")
+                        } else {
+                            format!("{v}")
+                        }
+                    })
+                    .draw()?;
+                draw_lines(&mut $chart, series, log_y)?;
+                legend(&mut $chart, SeriesLabelPosition::UpperLeft)?;
+            }};
+        }
+        let (ylo, yhi) = if log_y {
+            let lo = (y0 * 0.7).log10();
+            let hi = (y1 * 1.3).log10();
+            (10f64.powf(lo), 10f64.powf(lo + (hi - lo) / (1.0 - share)))
         } else {
             let pad = (y1 - y0) * 0.05;
-            let top = y1 + pad + (y1 - y0) * 0.08 * series.len() as f64;
-            let mut chart = builder.build_cartesian_2d(xr, (y0 - pad).min(0.0)..top)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .axis_desc_style((FONT, 15))
-                .label_style((FONT, 13))
-                .light_line_style(RGBColor(235, 235, 235))
-                .draw()?;
-            draw_lines(&mut chart, series, false)?;
-            legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+            let lo = (y0 - pad).min(0.0);
+            (lo, lo + (y1 + pad - lo) / (1.0 - share))
+        };
+        match (log_x, log_y) {
+            (true, true) => {
+                let mut c = builder.build_cartesian_2d(
+                    ((x0 / 1.15)..(x1 * 1.15)).log_scale(),
+                    (ylo..yhi).log_scale(),
+                )?;
+                finish!(c)
+            }
+            (true, false) => {
+                let mut c =
+                    builder.build_cartesian_2d(((x0 / 1.15)..(x1 * 1.15)).log_scale(), ylo..yhi)?;
+                finish!(c)
+            }
+            (false, true) => {
+                let xpad = (x1 - x0) * 0.03;
+                let mut c =
+                    builder.build_cartesian_2d((x0 - xpad)..(x1 + xpad), (ylo..yhi).log_scale())?;
+                finish!(c)
+            }
+            (false, false) => {
+                let xpad = (x1 - x0) * 0.03;
+                let mut c = builder.build_cartesian_2d((x0 - xpad)..(x1 + xpad), ylo..yhi)?;
+                finish!(c)
+            }
         }
         Ok(())
     })
@@ -448,6 +495,7 @@ mod tests {
                 points: vec![(1.0, 10.0), (2.0, 1000.0)],
                 reference: false,
             }],
+            true,
             true,
         )
         .unwrap();
