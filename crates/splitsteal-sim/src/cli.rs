@@ -658,8 +658,11 @@ fn run_dag(a: DagArgs) -> Result<(), Box<dyn std::error::Error>> {
         a.seed,
         &DagParams::of(&a),
         vec![format!(
-            "panel {:?}, P = {}, {} runs per point, seed {}",
-            a.panel, a.procs, a.runs, a.seed
+            "panel {}, P = {}, {} runs per point, seed {}",
+            format!("{:?}", a.panel).to_lowercase(),
+            a.procs,
+            a.runs,
+            a.seed
         )],
     );
     let mut all = Vec::new();

@@ -338,16 +338,19 @@ pub fn write_all(
          work T1; LCWS pays only when work is exposed to thieves, so its count should follow \
          P·T∞ (the dashed references).",
     );
-    for p in panels {
-        page.subsection(&p.name, &p.title);
-        page.table_html(&crate::sweep::markdown_tables_html(&table(&p.points)));
-    }
-    page.note(&format!("{runs} runs per point."));
     page.section("figures", "Figures");
     for p in panels {
         files.extend(write(out, p, meta)?);
         page.figure(&format!("dag_{}.svg", p.name), &p.title);
     }
+    page.section("tables", "Tables");
+    for p in panels {
+        page.subsection(&p.name, &p.title);
+        page.table_html(&crate::sweep::markdown_tables_html(&table(&p.points)));
+    }
+    page.note(&format!(
+        "{runs} runs per point. Sync = CAS + fences; makespans in steps."
+    ));
     page.section("files", "Data files");
     let mut list = String::from("<ul>");
     for p in panels {
