@@ -174,6 +174,25 @@ fn sizes_over_the_caps_are_refused_up_front() {
         "{err}"
     );
 
+    // The calibration's simulated probes would go up to p = 2^20 with 10^5 runs each.
+    let o = sim(
+        &[
+            "calibrate",
+            "-w",
+            "1e15",
+            "-l",
+            "2",
+            "-e",
+            "0.5",
+            "-n",
+            "100000",
+        ],
+        None,
+    );
+    let err = text(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("--max-steps"), "{err}");
+
     let o = sim(
         &[
             "kernel",

@@ -185,6 +185,10 @@ pub struct CalibrateArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Refuse to start when the estimated number of simulation steps of the probes exceeds
+    /// this (see `sim latency --help`).
+    #[arg(long, default_value = "1e10", value_parser = parse_positive)]
+    pub max_steps: u64,
 }
 
 fn parse_efficiency(s: &str) -> Result<f64, String> {
@@ -466,6 +470,29 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
 
 fn run_calibrate(a: CalibrateArgs) -> Result<(), Box<dyn std::error::Error>> {
     checked_runs(a.runs as u64)?;
+    if a.runs > 0 {
+        // The probes search p up to 4× the fit's answer (at most 2^20): about log2 of that
+        // many probes, none costlier than the largest.
+        let fit = latency::p_max_for_overhead(
+            a.work,
+            latency::fitted_overhead(a.work, a.latency),
+            a.efficiency,
+        );
+        let hi = fit
+            .saturating_mul(4)
+            .clamp(4, LatencyParams::MAX_PROCS as u64);
+        let probe = LatencyParams {
+            work: a.work,
+            procs: hi as usize,
+            latency: a.latency,
+            split: a.split.into(),
+        };
+        check_cost(
+            &format!("calibrating with {} runs per probe up to p = {hi}", a.runs),
+            (hi.ilog2() as f64 + 4.0) * a.runs as f64 * probe.estimated_steps(),
+            a.max_steps,
+        )?;
+    }
     let c = latency::calibrate(
         a.work,
         a.latency,
