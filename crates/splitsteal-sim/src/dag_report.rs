@@ -327,6 +327,22 @@ pub fn write_all(
     meta: &RunMeta,
 ) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     out_dir::prepare(out)?;
+    // Panels not computed this time must not survive from an earlier run beside this index.
+    for stale in ["regular", "irregular", "procs"] {
+        if panels.iter().any(|p| p.name == stale) {
+            continue;
+        }
+        for ext in ["json", "svg"] {
+            let path = out.join(format!("dag_{stale}.{ext}"));
+            if path.exists() {
+                std::fs::remove_file(&path).map_err(|source| out_dir::PathError {
+                    path: path.clone(),
+                    action: "remove the stale file",
+                    source,
+                })?;
+            }
+        }
+    }
     let mut files = Vec::new();
     let mut page = Page::new(
         "Synchronization of classical work stealing vs LCWS (LCWS paper, Figure 2)",
@@ -392,7 +408,11 @@ mod tests {
             points: reg.clone(),
         };
         let meta = RunMeta::new(1, &(), Vec::new());
+        // A panel of an earlier run in the same folder, not computed this time.
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("dag_regular.svg"), "<svg/>").unwrap();
         let files = write_all(&dir, &[panel], 2, &meta).unwrap();
+        assert!(!dir.join("dag_regular.svg").exists(), "stale panel kept");
         assert_eq!(files.len(), 3);
         splitsteal_report::svg_check::check_svg_file(&dir.join("dag_t.svg")).unwrap();
         let js: serde_json::Value =

@@ -349,6 +349,7 @@ pub fn write_outputs(
         Some((1.0, "ratio 1: bound met exactly")),
     )?;
     written.push(fig);
+    remove_stale_figures(out, &fig_name)?;
     let fig_all = out.join("figure1_all_latencies.svg");
     plot::box_plot(
         &fig_all,
@@ -407,6 +408,28 @@ pub fn write_outputs(
         );
     written.push(page.write(out)?);
     Ok(written)
+}
+
+/// Removes `figure1_lambda*.svg` files of earlier sweeps at other latencies from a reused
+/// folder, so that what lies beside `index.html` is this run's.
+fn remove_stale_figures(out: &Path, keep: &str) -> Result<(), out_dir::PathError> {
+    let entries = std::fs::read_dir(out).map_err(|source| out_dir::PathError {
+        path: out.to_path_buf(),
+        action: "list",
+        source,
+    })?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("figure1_lambda") && name.ends_with(".svg") && name != keep {
+            let path = e.path();
+            std::fs::remove_file(&path).map_err(|source| out_dir::PathError {
+                path,
+                action: "remove the stale figure",
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// The pipe tables of a Markdown text as HTML tables; other lines become paragraphs.
@@ -495,6 +518,13 @@ mod tests {
         assert_eq!(csv.lines().count(), 41);
         let table = median_table(&res);
         assert!(table.contains("| 16 |"));
+        // A rerun at another latency replaces the figure instead of adding one beside it.
+        write_outputs(&res, &dir, 2, &meta).unwrap();
+        assert!(dir.join("figure1_lambda2.svg").is_file());
+        assert!(
+            !dir.join("figure1_lambda22.svg").exists(),
+            "stale figure kept"
+        );
         std::fs::remove_dir_all(&dir).ok();
         assert!(run_sweep(&SweepConfig { runs: 0, ..cfg }).is_err());
     }
