@@ -43,6 +43,12 @@ const REFERENCE: RGBColor = RGBColor(90, 90, 90);
 const MAX_WIDTH: u32 = 1160;
 
 const FONT: &str = "sans-serif";
+// plotters' SVG backend writes font sizes divided by 1.24, so these come out as about
+// 12, 14, 13 and 17 px: legible when the figure is shown at the page's 1160 px or a bit less.
+const LABEL: u32 = 15;
+const AXIS: u32 = 17;
+const LEGEND: u32 = 16;
+const TITLE: u32 = 21;
 
 /// Renders to an SVG string (so the file is written by [`out_dir::write`] and any error names
 /// it) with `draw` doing the drawing.
@@ -136,17 +142,17 @@ pub fn box_plot(
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(1);
-    // ~7.5 px per character at 13 px, plus a gap, per box.
-    let per_box = (longest as u32 * 15 / 2 + 14).max(56);
+    // ~7 px per character at the labels' 12 px, plus a gap, per box.
+    let per_box = (longest as u32 * 7 + 14).max(56);
     let width = (110 + per_box * n as u32).clamp(640, MAX_WIDTH);
     let legend_rows = groups.len() + usize::from(reference.is_some());
     let pad = ((y_max - y_min) * 0.05).max(1e-9);
     let bottom = y_min - pad;
     let top = bottom + (y_max + pad - bottom) / (1.0 - legend_share(legend_rows));
-    let label_h = 16 * label_lines as u32 + 10;
+    let label_h = 17 * label_lines as u32 + 10;
     render(path, (width, 600), |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(title, (FONT, 19))
+            .caption(title, (FONT, TITLE))
             .margin(14)
             .x_label_area_size(label_h + 30)
             .y_label_area_size(64)
@@ -157,12 +163,12 @@ pub fn box_plot(
             .x_labels(0)
             .x_desc(x_desc)
             .y_desc(y_desc)
-            .axis_desc_style((FONT, 15))
-            .label_style((FONT, 13))
+            .axis_desc_style((FONT, AXIS))
+            .label_style((FONT, LABEL))
             .light_line_style(TRANSPARENT)
             .draw()?;
         // Category labels, drawn under each box by hand: plotters' tick labels are one line.
-        let label_style = TextStyle::from((FONT, 13).into_font())
+        let label_style = TextStyle::from((FONT, LABEL).into_font())
             .color(&BLACK)
             .pos(Pos::new(HPos::Center, VPos::Top));
         for (i, b) in boxes.iter().enumerate() {
@@ -170,7 +176,7 @@ pub fn box_plot(
             for (k, line) in b.label.lines().enumerate() {
                 root.draw(&Text::new(
                     line.to_string(),
-                    (px, py + 6 + 16 * k as i32),
+                    (px, py + 6 + 17 * k as i32),
                     label_style.clone(),
                 ))?;
             }
@@ -307,7 +313,7 @@ pub fn line_plot(
     render(path, (960, 600), |root| {
         let mut builder = ChartBuilder::on(root);
         builder
-            .caption(title, (FONT, 19))
+            .caption(title, (FONT, TITLE))
             .margin(14)
             .x_label_area_size(50)
             .y_label_area_size(84);
@@ -317,8 +323,8 @@ pub fn line_plot(
                     .configure_mesh()
                     .x_desc(x_desc)
                     .y_desc(y_desc)
-                    .axis_desc_style((FONT, 15))
-                    .label_style((FONT, 13))
+                    .axis_desc_style((FONT, AXIS))
+                    .label_style((FONT, LABEL))
                     .light_line_style(TRANSPARENT)
                     .x_label_formatter(&x_tick)
                     .y_label_formatter(&|v: &f64| {
@@ -447,7 +453,7 @@ where
     chart
         .configure_series_labels()
         .position(pos)
-        .label_font((FONT, 14))
+        .label_font((FONT, LEGEND))
         .background_style(WHITE.mix(0.9))
         .border_style(RGBColor(150, 150, 150))
         .draw()?;
@@ -507,6 +513,46 @@ mod tests {
                 f.display()
             );
             splitsteal_report::svg_check::check_svg(&s).unwrap();
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The two real layouts: the sweep's 16 two-line boxes and the kernel's 9 long labels.
+    #[test]
+    fn full_size_box_plots_keep_every_label_inside() {
+        let dir =
+            std::env::temp_dir().join(format!("splitsteal-sim-plot-wide-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let samples: Vec<f64> = (0..200).map(|i| 3.0 + (i % 37) as f64 / 7.0).collect();
+        let sweep: Vec<BoxData> = (0..16)
+            .map(|i| BoxData {
+                label: format!("W=10^{}\np={}", 5 + i / 4, 256 >> (i % 4)),
+                group: i % 4,
+                samples: samples.clone(),
+            })
+            .collect();
+        let kernel: Vec<BoxData> = (0..9)
+            .map(|i| BoxData {
+                label: format!("oblivious\nyieldToRandom{i}"),
+                group: i % 3,
+                samples: samples.iter().map(|v| v.log10()).collect(),
+            })
+            .collect();
+        let groups: Vec<String> = (0..4).map(|g| format!("p = {g}")).collect();
+        for (name, boxes) in [("sweep", sweep), ("kernel", kernel)] {
+            let f = dir.join(format!("{name}.svg"));
+            box_plot(
+                &f,
+                "Overhead ratio, all λ pooled (25000 runs per box), split = halving",
+                "(W, p)",
+                "overhead ratio",
+                &boxes,
+                &groups,
+                Some((1.0, "ratio 1: bound met exactly")),
+            )
+            .unwrap();
+            splitsteal_report::svg_check::check_svg_file(&f)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         std::fs::remove_dir_all(&dir).ok();
     }
