@@ -319,7 +319,7 @@ pub fn write(
     Ok(vec![js, svg])
 }
 
-/// Writes every panel ([`write`]) and `index.html` showing them; returns the paths.
+/// Writes every panel ([`write()`]) and `index.html` showing them; returns the paths.
 pub fn write_all(
     out: &Path,
     panels: &[Panel],
