@@ -13,7 +13,7 @@ fn main() -> std::process::ExitCode {
     match splitsteal_sim::cli::run(Cli::parse().command) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            splitsteal_report::tell!("error: {e}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -7,7 +7,12 @@ use std::time::Instant;
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
+use splitsteal_report::out_dir::{self, PathError};
+use splitsteal_report::{console, say};
+
 use crate::latency::{self, LatencyParams, RunResult, SplitRule, Summary};
+use crate::meta::RunMeta;
+use crate::progress::Progress;
 use crate::sweep::{self, SweepConfig};
 
 /// A simulator.
@@ -74,6 +79,28 @@ fn parse_procs(s: &str) -> Result<usize, String> {
     Ok(v as usize)
 }
 
+fn parse_dag_procs(s: &str) -> Result<usize, String> {
+    let v = parse_count(s)?;
+    if v < 1 || v > LatencyParams::MAX_PROCS as u64 {
+        return Err(format!(
+            "processor count must be in 1..={}, got {v}",
+            LatencyParams::MAX_PROCS
+        ));
+    }
+    Ok(v as usize)
+}
+
+fn parse_kernel_procs(s: &str) -> Result<usize, String> {
+    let v = parse_count(s)?;
+    if !(2..=crate::kernel::KernelParams::MAX_PROCS as u64).contains(&v) {
+        return Err(format!(
+            "process count must be in 2..={}, got {v}",
+            crate::kernel::KernelParams::MAX_PROCS
+        ));
+    }
+    Ok(v as usize)
+}
+
 fn parse_positive(s: &str) -> Result<u64, String> {
     match parse_count(s)? {
         0 => Err("must be at least 1".into()),
@@ -87,13 +114,14 @@ pub struct LatencyArgs {
     /// Total work W (unit tasks); accepts 1e6 or 10^6.
     #[arg(long = "work", short = 'w', default_value = "1e6", value_parser = parse_positive)]
     pub work: u64,
-    /// Number of processors p (≥ 2).
+    /// Number of processors p, 2..=2^20 (1048576): each one is simulated, and cost grows
+    /// with p.
     #[arg(long = "procs", short = 'p', default_value = "64", value_parser = parse_procs)]
     pub procs: usize,
     /// One-way latency λ (≥ 1).
     #[arg(long = "latency", short = 'l', default_value = "262", value_parser = parse_positive)]
     pub latency: u64,
-    /// Runs per configuration (the paper uses 1000).
+    /// Runs per configuration (the paper uses 1000; at most 10^7).
     #[arg(long, short = 'n', default_value = "1000", value_parser = parse_positive)]
     pub runs: u64,
     /// Base seed; run i uses a stream derived from (seed, configuration, i).
@@ -121,9 +149,16 @@ pub struct LatencyArgs {
     /// Sweep: latency of the Figure-1 box plot (the closest grid value is used).
     #[arg(long, default_value = "262", value_parser = parse_positive)]
     pub figure_latency: u64,
-    /// Sweep: output directory for the CSV, JSON, table and SVG figures.
-    #[arg(long, default_value = "sim-report")]
+    /// Sweep: output directory for the CSV, JSON, table, SVG figures and index.html; checked
+    /// (created and written) before the sweep starts. Only with --sweep: a single
+    /// configuration prints its result and writes no files.
+    #[arg(long, default_value = "sim-report", requires = "sweep")]
     pub out: PathBuf,
+    /// Refuse to start when the estimated number of simulation steps exceeds this (the
+    /// estimate and the limit are printed). 2 cores do about 3·10^7 steps per second, so the
+    /// default is about 5 minutes there; the paper's full latency sweep is 1.4·10^9.
+    #[arg(long, default_value = "1e10", value_parser = parse_positive)]
+    pub max_steps: u64,
 }
 
 /// Flags of `sim calibrate`.
@@ -150,6 +185,10 @@ pub struct CalibrateArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Refuse to start when the estimated number of simulation steps of the probes exceeds
+    /// this (see `sim latency --help`).
+    #[arg(long, default_value = "1e10", value_parser = parse_positive)]
+    pub max_steps: u64,
 }
 
 fn parse_efficiency(s: &str) -> Result<f64, String> {
@@ -180,11 +219,41 @@ pub fn run(cmd: SimCommand) -> Result<(), Box<dyn std::error::Error>> {
 /// Largest `--runs` per configuration (results are kept in memory).
 pub const MAX_RUNS: u64 = 10_000_000;
 
+/// Largest number of runs of a whole sweep: every run is kept in memory (32 bytes) and
+/// written as one line of `latency_runs.csv` (about 60 bytes).
+pub const MAX_TOTAL_RUNS: u64 = 100_000_000;
+
+/// Default `--max-steps`: the estimated number of simulation events a command may plan.
+/// A 2-core machine simulates about 3·10^7 estimated steps per second, so this is about
+/// 5 minutes there; the paper's full sweep is 1.4·10^9 (under a minute).
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000_000;
+
+/// Estimated steps per second on 2 cores, for the time shown when a command is refused.
+const STEPS_PER_SECOND: f64 = 3e7;
+
 fn checked_runs(runs: u64) -> Result<usize, String> {
     if runs > MAX_RUNS {
         return Err(format!("--runs must be at most {MAX_RUNS}, got {runs}"));
     }
     usize::try_from(runs).map_err(|e| e.to_string())
+}
+
+/// Refuses a command whose estimated cost exceeds `--max-steps`, before anything runs.
+fn check_cost(what: &str, steps: f64, max_steps: u64) -> Result<(), String> {
+    if steps > max_steps as f64 {
+        return Err(format!(
+            "{what} would take about {steps:.2e} simulation steps, more than --max-steps {max_steps:.2e} \
+             (roughly {} on 2 cores); use fewer runs or processors, or raise --max-steps",
+            crate::progress::human_secs(steps / STEPS_PER_SECOND)
+        ));
+    }
+    Ok(())
+}
+
+/// Creates and probes `--out` before any simulation, so that a long run cannot be lost to a
+/// folder it cannot write.
+fn prepare_out(out: &std::path::Path) -> Result<(), PathError> {
+    out_dir::prepare(out)
 }
 
 fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
@@ -196,13 +265,30 @@ fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     params.validate()?;
     let runs = checked_runs(a.runs)?;
+    check_cost(
+        &format!("{runs} runs of p = {}", params.procs),
+        runs as f64 * params.estimated_steps(),
+        a.max_steps,
+    )?;
+    let mut meta = RunMeta::new(
+        a.seed,
+        &params,
+        vec![format!(
+            "W = {}, p = {}, λ = {}, split = {}, {runs} runs, seed {}",
+            params.work, params.procs, params.latency, params.split, a.seed
+        )],
+    );
     let t = Instant::now();
-    let rs = latency::simulate_runs(&params, runs, a.seed, 0);
+    let progress = Progress::start("latency", runs as u64);
+    let rs = latency::simulate_runs_with(&params, runs, a.seed, 0, &progress);
+    progress.finish();
     let secs = t.elapsed().as_secs_f64();
+    meta.info.timing.push(format!("simulated in {secs:.2} s"));
     let summary = latency::summarize(&params, &rs);
     if a.json {
         #[derive(Serialize)]
         struct Out<'a> {
+            run: &'a RunMeta,
             params: &'a LatencyParams,
             seed: u64,
             runs: &'a [RunResult],
@@ -212,9 +298,10 @@ fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
             seconds: f64,
             runs_per_second: f64,
         }
-        println!(
+        say!(
             "{}",
             serde_json::to_string(&Out {
+                run: &meta,
                 params: &params,
                 seed: a.seed,
                 runs: &rs,
@@ -225,23 +312,25 @@ fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
                 runs_per_second: runs as f64 / secs,
             })?
         );
-    } else {
-        println!(
+        return Ok(());
+    }
+    let lines = [
+        format!(
             "W = {}, p = {}, λ = {}, split = {}, {} runs, seed {}",
             params.work, params.procs, params.latency, params.split, runs, a.seed
-        );
-        println!(
+        ),
+        format!(
             "  W/p                      {:.1}",
             params.work as f64 / params.procs as f64
-        );
-        println!("  mean Cmax                {:.1}", summary.mean_cmax);
-        println!("  median overhead Cmax−W/p {:.1}", summary.median_overhead);
-        println!(
+        ),
+        format!("  mean Cmax                {:.1}", summary.mean_cmax),
+        format!("  median overhead Cmax−W/p {:.1}", summary.median_overhead),
+        format!(
             "  bound term 16.12·λ·log2(W/2λ) {:.1}   (4γ(p) = {:.3})",
             latency::bound_overhead(params.work, params.latency),
             4.0 * latency::gamma(params.procs)
-        );
-        println!(
+        ),
+        format!(
             "  overhead ratio           median {:.3}, min {:.3}, max {:.3}{}",
             summary.median_ratio,
             summary.min_ratio,
@@ -251,15 +340,22 @@ fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 "  (BOUND EXCEEDED in some run)"
             }
-        );
-        println!(
+        ),
+        format!(
             "  mean requests {:.1}, mean successful steals {:.1}",
             summary.mean_requests, summary.mean_successful_steals
-        );
-        println!(
+        ),
+        format!(
             "  speed: {:.0} simulated runs/s ({runs} runs in {secs:.3} s)",
             runs as f64 / secs
-        );
+        ),
+    ];
+    // stdout is this command's only product: once its reader has gone, stop.
+    for l in lines {
+        if console::stdout_closed() {
+            break;
+        }
+        say!("{l}");
     }
     Ok(())
 }
@@ -278,14 +374,45 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
     }
     cfg.validate()?;
     let n = cfg.params().len();
-    eprintln!(
-        "sweep: {n} configurations × {} runs = {} runs, split = {} …",
-        cfg.runs,
-        n * cfg.runs,
-        cfg.split
+    let total = (n * cfg.runs) as u64;
+    if total > MAX_TOTAL_RUNS {
+        return Err(format!(
+            "the sweep has {n} configurations × {} runs = {total} runs, more than {MAX_TOTAL_RUNS} \
+             (every run is kept in memory and written to latency_runs.csv)",
+            cfg.runs
+        )
+        .into());
+    }
+    let steps: f64 = cfg
+        .params()
+        .iter()
+        .map(|p| p.estimated_steps() * cfg.runs as f64)
+        .sum();
+    check_cost("the sweep", steps, a.max_steps)?;
+    prepare_out(&a.out)?;
+    let mut meta = RunMeta::new(
+        a.seed,
+        &cfg,
+        vec![
+            format!(
+                "W ∈ {:?}, p ∈ {:?}, λ ∈ {:?}",
+                cfg.works, cfg.procs, cfg.latencies
+            ),
+            format!(
+                "{n} configurations × {} runs = {total} runs, split = {}, seed {}",
+                cfg.runs, cfg.split, cfg.seed
+            ),
+        ],
     );
-    let res = sweep::run_sweep(&cfg)?;
-    let files = sweep::write_outputs(&res, &a.out, a.figure_latency)?;
+    let progress = Progress::start("sweep", total);
+    let res = sweep::run_sweep_with(&cfg, &progress)?;
+    progress.finish();
+    meta.info.timing.push(format!(
+        "simulated in {:.1} s ({:.0} runs/s)",
+        res.seconds,
+        res.runs_per_second()
+    ));
+    let files = sweep::write_outputs(&res, &a.out, a.figure_latency, &meta)?;
     let table = sweep::median_table(&res);
     let worst = res
         .configs
@@ -295,6 +422,7 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
     if a.json {
         #[derive(Serialize)]
         struct Out<'a> {
+            run: &'a RunMeta,
             configurations: usize,
             total_runs: usize,
             seconds: f64,
@@ -303,9 +431,10 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
             files: Vec<String>,
             config: &'a SweepConfig,
         }
-        println!(
+        say!(
             "{}",
             serde_json::to_string(&Out {
+                run: &meta,
                 configurations: n,
                 total_runs: res.total_runs(),
                 seconds: res.seconds,
@@ -316,8 +445,8 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
             })?
         );
     } else {
-        println!("{table}");
-        println!(
+        say!("{table}");
+        say!(
             "smallest ratio over all {} runs: {worst:.3} ({})",
             res.total_runs(),
             if worst >= 1.0 {
@@ -326,20 +455,44 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
                 "the bound is exceeded in some run"
             }
         );
-        println!(
+        say!(
             "simulated {} runs in {:.1} s: {:.0} runs/s",
             res.total_runs(),
             res.seconds,
             res.runs_per_second()
         );
         for f in files {
-            println!("wrote {}", f.display());
+            say!("wrote {}", f.display());
         }
     }
     Ok(())
 }
 
 fn run_calibrate(a: CalibrateArgs) -> Result<(), Box<dyn std::error::Error>> {
+    checked_runs(a.runs as u64)?;
+    if a.runs > 0 {
+        // The probes search p up to 4× the fit's answer (at most 2^20): about log2 of that
+        // many probes, none costlier than the largest.
+        let fit = latency::p_max_for_overhead(
+            a.work,
+            latency::fitted_overhead(a.work, a.latency),
+            a.efficiency,
+        );
+        let hi = fit
+            .saturating_mul(4)
+            .clamp(4, LatencyParams::MAX_PROCS as u64);
+        let probe = LatencyParams {
+            work: a.work,
+            procs: hi as usize,
+            latency: a.latency,
+            split: a.split.into(),
+        };
+        check_cost(
+            &format!("calibrating with {} runs per probe up to p = {hi}", a.runs),
+            (hi.ilog2() as f64 + 4.0) * a.runs as f64 * probe.estimated_steps(),
+            a.max_steps,
+        )?;
+    }
     let c = latency::calibrate(
         a.work,
         a.latency,
@@ -349,12 +502,45 @@ fn run_calibrate(a: CalibrateArgs) -> Result<(), Box<dyn std::error::Error>> {
         a.seed,
     )?;
     if a.json {
-        println!("{}", serde_json::to_string(&c)?);
+        #[derive(Serialize)]
+        struct Out<'a> {
+            run: RunMeta,
+            #[serde(flatten)]
+            calibration: &'a latency::Calibration,
+        }
+        #[derive(Serialize)]
+        struct Params {
+            work: u64,
+            latency: u64,
+            efficiency: f64,
+            runs: usize,
+            split: SplitRule,
+        }
+        let run = RunMeta::new(
+            a.seed,
+            &Params {
+                work: a.work,
+                latency: a.latency,
+                efficiency: a.efficiency,
+                runs: a.runs,
+                split: a.split.into(),
+            },
+            Vec::new(),
+        );
+        say!(
+            "{}",
+            serde_json::to_string(&Out {
+                run,
+                calibration: &c
+            })?
+        );
         return Ok(());
     }
-    println!(
+    say!(
         "W = {}, λ = {}, target efficiency (W/p)/Cmax ≥ {}",
-        c.work, c.latency, c.efficiency
+        c.work,
+        c.latency,
+        c.efficiency
     );
     let show = |p: u64| {
         if p == u64::MAX {
@@ -363,16 +549,16 @@ fn run_calibrate(a: CalibrateArgs) -> Result<(), Box<dyn std::error::Error>> {
             p.to_string()
         }
     };
-    println!(
+    say!(
         "  by the bound  (overhead 16.12·λ·log2(W/2λ)):     p ≤ {}",
         show(c.p_bound)
     );
-    println!(
+    say!(
         "  by the fit    (overhead 3.4·λ·log2(W/2λ) + 3λ):  p ≤ {}",
         show(c.p_fit)
     );
     if let (Some(p), Some(e)) = (c.p_simulated, c.simulated_efficiency) {
-        println!(
+        say!(
             "  by simulation ({} runs per probe, split = {}):   p ≤ {p} (measured efficiency {e:.3})",
             a.runs, SplitRule::from(a.split)
         );
@@ -423,8 +609,8 @@ pub struct DagArgs {
     /// Panel(s) to compute.
     #[arg(long, value_enum, default_value = "all")]
     pub panel: DagPanel,
-    /// Processors for the depth panels.
-    #[arg(long, short = 'p', default_value = "8", value_parser = parse_at_least_one)]
+    /// Processors for the depth panels (1..=2^20).
+    #[arg(long, short = 'p', default_value = "8", value_parser = parse_dag_procs)]
     pub procs: usize,
     /// Fork-spans of the regular panel (comma separated, ≤ 26).
     #[arg(long, value_delimiter = ',', default_value = "4,6,8,10,12,14,16,18,20,22", value_parser = parse_depth)]
@@ -436,7 +622,7 @@ pub struct DagArgs {
     #[arg(long, default_value = "0.05", value_parser = parse_rate)]
     pub rate: f64,
     /// Processor counts of the P panel (comma separated).
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32,64", value_parser = parse_at_least_one)]
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32,64", value_parser = parse_dag_procs)]
     pub procs_list: Vec<usize>,
     /// Fork-span of the regular DAG used in the P panel.
     #[arg(long, default_value = "16", value_parser = parse_depth)]
@@ -450,89 +636,191 @@ pub struct DagArgs {
     /// Largest irregular DAG (nodes) before giving up with an error.
     #[arg(long, default_value = "5e7", value_parser = parse_at_least_one)]
     pub max_nodes: usize,
-    /// Output directory for JSON and SVG.
+    /// Output directory for JSON, SVG and index.html; checked before anything runs.
     #[arg(long, default_value = "sim-report")]
     pub out: PathBuf,
     /// Print the points as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Refuse to start when the estimated number of simulation steps exceeds this (the
+    /// estimate and the limit are printed). 2 cores do about 3·10^7 steps per second, so the
+    /// default is about 5 minutes there; the paper's full latency sweep is 1.4·10^9.
+    #[arg(long, default_value = "1e10", value_parser = parse_positive)]
+    pub max_steps: u64,
 }
 
 fn run_dag(a: DagArgs) -> Result<(), Box<dyn std::error::Error>> {
     let want = |p: DagPanel| a.panel == DagPanel::All || a.panel == p;
-    let mut all = Vec::new();
-    let mut files = Vec::new();
-    let t = Instant::now();
+    checked_runs(a.runs as u64)?;
+    let regular_cells: Vec<(u32, usize)> = a.depths.iter().map(|&d| (d, a.procs)).collect();
+    let irregular_cells: Vec<(u32, usize)> =
+        a.irregular_depths.iter().map(|&d| (d, a.procs)).collect();
+    let procs_cells: Vec<(u32, usize)> = a.procs_list.iter().map(|&p| (a.procs_depth, p)).collect();
+    // Fail on a bad depth now, not after the panels before it have run.
+    for &(d, _) in regular_cells.iter().chain(&procs_cells) {
+        if d > crate::dag::Dag::MAX_REGULAR_DEPTH {
+            return Err(format!(
+                "regular fork-span {d} too large (max {})",
+                crate::dag::Dag::MAX_REGULAR_DEPTH
+            )
+            .into());
+        }
+    }
+    let mut steps = 0.0;
+    let mut planned = Vec::new();
     if want(DagPanel::Regular) {
-        let cells: Vec<(u32, usize)> = a.depths.iter().map(|&d| (d, a.procs)).collect();
-        let pts = crate::dag_report::regular(&cells, a.runs, a.seed)?;
-        files.extend(crate::dag_report::write(
-            &a.out,
-            "regular",
-            &format!(
+        steps += crate::dag_report::estimated_steps(&regular_cells, a.runs);
+        planned.push(("regular", regular_cells.len() * a.runs));
+    }
+    if want(DagPanel::Irregular) {
+        planned.push(("irregular", irregular_cells.len() * a.runs));
+    }
+    if want(DagPanel::Procs) {
+        steps += crate::dag_report::estimated_steps(&procs_cells, a.runs);
+        planned.push(("procs", procs_cells.len() * a.runs));
+    }
+    check_cost("sim dag", steps, a.max_steps)?;
+    prepare_out(&a.out)?;
+    let mut meta = RunMeta::new(
+        a.seed,
+        &DagParams::of(&a),
+        vec![format!(
+            "panel {}, P = {}, {} runs per point, seed {}",
+            format!("{:?}", a.panel).to_lowercase(),
+            a.procs,
+            a.runs,
+            a.seed
+        )],
+    );
+    let mut all = Vec::new();
+    let t = Instant::now();
+    let step = |name: &str| {
+        let (i, &(_, n)) = planned
+            .iter()
+            .enumerate()
+            .find(|(_, (p, _))| *p == name)
+            .expect("planned panel");
+        Progress::start(
+            &format!("panel {}/{} ({name})", i + 1, planned.len()),
+            n as u64,
+        )
+    };
+    if want(DagPanel::Regular) {
+        let pr = step("regular");
+        let pts = crate::dag_report::regular_with(&regular_cells, a.runs, a.seed, &pr)?;
+        pr.finish();
+        all.push(crate::dag_report::Panel {
+            name: "regular".into(),
+            title: format!(
                 "Regular fork trees, P = {}: synchronization vs fork-span",
                 a.procs
             ),
-            "fork-span (fork levels)",
-            &pts,
-            false,
-        )?);
-        all.push(("regular DAGs against fork-span", pts));
+            x_desc: "fork-span (fork levels)".into(),
+            x_is_procs: false,
+            points: pts,
+        });
     }
     if want(DagPanel::Irregular) {
-        let cells: Vec<(u32, usize)> = a.irregular_depths.iter().map(|&d| (d, a.procs)).collect();
-        let pts = crate::dag_report::irregular(&cells, a.rate, a.runs, a.seed, a.max_nodes)?;
-        files.extend(crate::dag_report::write(
-            &a.out,
-            "irregular",
-            &format!(
+        let pr = step("irregular");
+        let pts = crate::dag_report::irregular_with(
+            &irregular_cells,
+            a.rate,
+            a.runs,
+            a.seed,
+            a.max_nodes,
+            &pr,
+        )?;
+        pr.finish();
+        all.push(crate::dag_report::Panel {
+            name: "irregular".into(),
+            title: format!(
                 "Irregular DAGs (fork spacing ~ Exp({})), P = {}",
                 a.rate, a.procs
             ),
-            "total depth (instructions)",
-            &pts,
-            false,
-        )?);
-        all.push(("irregular DAGs against depth", pts));
+            x_desc: "total depth (instructions)".into(),
+            x_is_procs: false,
+            points: pts,
+        });
     }
     if want(DagPanel::Procs) {
-        let cells: Vec<(u32, usize)> = a.procs_list.iter().map(|&p| (a.procs_depth, p)).collect();
-        let pts = crate::dag_report::regular(&cells, a.runs, a.seed)?;
-        files.extend(crate::dag_report::write(
-            &a.out,
-            "procs",
-            &format!(
+        let pr = step("procs");
+        let pts = crate::dag_report::regular_with(&procs_cells, a.runs, a.seed, &pr)?;
+        pr.finish();
+        all.push(crate::dag_report::Panel {
+            name: "procs".into(),
+            title: format!(
                 "Regular fork tree of fork-span {}: synchronization vs P",
                 a.procs_depth
             ),
-            "processors P",
-            &pts,
-            true,
-        )?);
-        all.push(("regular DAG against P", pts));
+            x_desc: "processors P".into(),
+            x_is_procs: true,
+            points: pts,
+        });
     }
     let secs = t.elapsed().as_secs_f64();
+    meta.info.timing.push(format!("simulated in {secs:.1} s"));
+    let files = crate::dag_report::write_all(&a.out, &all, a.runs, &meta)?;
     if a.json {
-        let v: Vec<_> = all.iter().flat_map(|(_, p)| p.iter()).collect();
-        println!("{}", serde_json::to_string(&v)?);
-    } else {
-        for (name, pts) in &all {
-            println!("{name} ({} runs per point):\n", a.runs);
-            println!("{}", crate::dag_report::table(pts));
+        #[derive(Serialize)]
+        struct Out<'a> {
+            run: &'a RunMeta,
+            points: Vec<&'a crate::dag_report::DagPoint>,
         }
-        println!("simulated in {secs:.1} s");
+        say!(
+            "{}",
+            serde_json::to_string(&Out {
+                run: &meta,
+                points: all.iter().flat_map(|p| p.points.iter()).collect(),
+            })?
+        );
+    } else {
+        for p in &all {
+            say!("{} ({} runs per point):\n", p.title, a.runs);
+            say!("{}", crate::dag_report::table(&p.points));
+        }
+        say!("simulated in {secs:.1} s");
         for f in files {
-            println!("wrote {}", f.display());
+            say!("wrote {}", f.display());
         }
     }
     Ok(())
 }
 
+/// The flags of `sim dag` as they appear in the JSON's `"run"` object.
+#[derive(Serialize)]
+struct DagParams {
+    panel: String,
+    procs: usize,
+    depths: Vec<u32>,
+    irregular_depths: Vec<u32>,
+    rate: f64,
+    procs_list: Vec<usize>,
+    procs_depth: u32,
+    runs: usize,
+    max_nodes: usize,
+}
+
+impl DagParams {
+    fn of(a: &DagArgs) -> DagParams {
+        DagParams {
+            panel: format!("{:?}", a.panel).to_lowercase(),
+            procs: a.procs,
+            depths: a.depths.clone(),
+            irregular_depths: a.irregular_depths.clone(),
+            rate: a.rate,
+            procs_list: a.procs_list.clone(),
+            procs_depth: a.procs_depth,
+            runs: a.runs,
+            max_nodes: a.max_nodes,
+        }
+    }
+}
+
 /// Flags of `sim kernel`.
 #[derive(Args, Debug)]
 pub struct KernelArgs {
-    /// Number of processes P.
-    #[arg(long, short = 'p', default_value = "16", value_parser = parse_procs)]
+    /// Number of processes P (2..=4096).
+    #[arg(long, short = 'p', default_value = "16", value_parser = parse_kernel_procs)]
     pub procs: usize,
     /// Smallest number of processes the kernel runs per round.
     #[arg(long, default_value = "1", value_parser = parse_at_least_one)]
@@ -555,12 +843,17 @@ pub struct KernelArgs {
     /// Base seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output directory.
+    /// Output directory for JSON, Markdown, SVG and index.html; checked before anything runs.
     #[arg(long, default_value = "sim-report")]
     pub out: PathBuf,
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Refuse to start when the estimated number of simulation steps exceeds this (the
+    /// estimate and the limit are printed). 2 cores do about 3·10^7 steps per second, so the
+    /// default is about 5 minutes there; the paper's full latency sweep is 1.4·10^9.
+    #[arg(long, default_value = "1e10", value_parser = parse_positive)]
+    pub max_steps: u64,
 }
 
 fn run_kernel(a: KernelArgs) -> Result<(), Box<dyn std::error::Error>> {
@@ -575,20 +868,45 @@ fn run_kernel(a: KernelArgs) -> Result<(), Box<dyn std::error::Error>> {
         },
         dag_depth: a.depth,
         dag_rate: a.rate,
-        runs: a.runs,
+        runs: checked_runs(a.runs as u64)?,
         seed: a.seed,
     };
+    e.base.validate()?;
+    check_cost("sim kernel", e.estimated_steps(), a.max_steps)?;
+    prepare_out(&a.out)?;
+    let mut meta = RunMeta::new(
+        a.seed,
+        &e,
+        vec![format!(
+            "P = {}, p_i in [{}, {}], DAG depth {} rate {}, {} runs per cell, cap {} rounds, seed {}",
+            a.procs, a.pmin, a.pmax, a.depth, a.rate, a.runs, a.max_rounds, a.seed
+        )],
+    );
     let t = Instant::now();
-    let cells = crate::kernel_report::run_grid(&e)?;
+    let progress = Progress::start("kernel grid", e.planned_runs() as u64);
+    let cells = crate::kernel_report::run_grid_with(&e, &progress)?;
+    progress.finish();
     let secs = t.elapsed().as_secs_f64();
-    let files = crate::kernel_report::write(&a.out, &e, &cells)?;
+    meta.info.timing.push(format!("simulated in {secs:.1} s"));
+    let files = crate::kernel_report::write(&a.out, &e, &cells, &meta)?;
     if a.json {
-        println!("{}", serde_json::to_string(&cells)?);
+        #[derive(Serialize)]
+        struct Out<'a> {
+            run: &'a RunMeta,
+            cells: &'a [crate::kernel_report::KernelCell],
+        }
+        say!(
+            "{}",
+            serde_json::to_string(&Out {
+                run: &meta,
+                cells: &cells
+            })?
+        );
     } else {
-        println!("{}", crate::kernel_report::table(&e, &cells));
-        println!("simulated in {secs:.1} s");
+        say!("{}", crate::kernel_report::table(&e, &cells));
+        say!("simulated in {secs:.1} s");
         for f in files {
-            println!("wrote {}", f.display());
+            say!("wrote {}", f.display());
         }
     }
     Ok(())

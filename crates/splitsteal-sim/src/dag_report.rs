@@ -5,10 +5,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use splitsteal_report::out_dir;
+use splitsteal_report::page::Page;
 
 use crate::dag::{self, Algorithm, Dag, DagMeans, DagRunStats};
+use crate::meta::RunMeta;
 use crate::par::{par_map_runs, run_seed};
 use crate::plot::{self, Series};
+use crate::progress::Progress;
 
 /// Which DAG family a point belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -63,6 +67,28 @@ fn collect(
 /// Regular fork trees: every `(depth, procs)` cell, both algorithms on the same DAG,
 /// `runs` runs each (run `r` of cell `c` seeded by `run_seed(seed, c, r)`).
 pub fn regular(cells: &[(u32, usize)], runs: usize, seed: u64) -> Result<Vec<DagPoint>, String> {
+    regular_with(cells, runs, seed, &Progress::hidden())
+}
+
+/// Estimated simulation steps of [`regular`] on `cells`: both algorithms visit every node
+/// (`T1 = 3·2^d − 2`) and every processor steps for about the span (`2d`) at least.
+pub fn estimated_steps(cells: &[(u32, usize)], runs: usize) -> f64 {
+    cells
+        .iter()
+        .map(|&(d, p)| {
+            let t1 = 3.0 * 2f64.powi(d.min(60) as i32);
+            2.0 * runs as f64 * (t1 + p as f64 * 2.0 * (d as f64 + 1.0))
+        })
+        .sum()
+}
+
+/// [`regular`] counting every finished run in `progress`.
+pub fn regular_with(
+    cells: &[(u32, usize)],
+    runs: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Vec<DagPoint>, String> {
     if runs == 0 {
         return Err("runs must be at least 1".into());
     }
@@ -89,10 +115,12 @@ pub fn regular(cells: &[(u32, usize)], runs: usize, seed: u64) -> Result<Vec<Dag
         let (d, p) = cells[c];
         let s = run_seed(seed, c as u64, r as u64);
         let g = dag_of(d);
-        [
+        let both = [
             dag::simulate(g, Algorithm::Cws, p, s),
             dag::simulate(g, Algorithm::Lcws, p, s),
-        ]
+        ];
+        progress.inc();
+        both
     });
     let res: Result<Vec<[DagRunStats; 2]>, String> =
         res.into_iter().map(|[a, b]| Ok([a?, b?])).collect();
@@ -106,6 +134,18 @@ pub fn irregular(
     runs: usize,
     seed: u64,
     max_nodes: usize,
+) -> Result<Vec<DagPoint>, String> {
+    irregular_with(cells, rate, runs, seed, max_nodes, &Progress::hidden())
+}
+
+/// [`irregular`] counting every finished run in `progress`.
+pub fn irregular_with(
+    cells: &[(u32, usize)],
+    rate: f64,
+    runs: usize,
+    seed: u64,
+    max_nodes: usize,
+    progress: &Progress,
 ) -> Result<Vec<DagPoint>, String> {
     if runs == 0 {
         return Err("runs must be at least 1".into());
@@ -123,10 +163,12 @@ pub fn irregular(
                 run_seed(seed ^ 0x5EED, d as u64, r as u64),
                 max_nodes,
             )?;
-            Ok([
+            let both = [
                 dag::simulate(&g, Algorithm::Cws, p, s)?,
                 dag::simulate(&g, Algorithm::Lcws, p, s)?,
-            ])
+            ];
+            progress.inc();
+            Ok(both)
         },
     );
     let res: Result<Vec<_>, String> = res.into_iter().collect();
@@ -191,18 +233,22 @@ pub fn figure(
         Series {
             name: "CWS: CAS + fences".into(),
             points: pick(Algorithm::Cws, &|m| m.sync),
+            reference: false,
         },
         Series {
             name: "LCWS: CAS + fences".into(),
             points: pick(Algorithm::Lcws, &|m| m.sync),
+            reference: false,
         },
         Series {
             name: "LCWS: notifications".into(),
             points: pick(Algorithm::Lcws, &|m| m.notifications),
+            reference: false,
         },
         Series {
             name: "work T1".into(),
             points: pick(Algorithm::Cws, &|m| m.t1),
+            reference: true,
         },
         Series {
             name: "P·T∞".into(),
@@ -211,6 +257,7 @@ pub fn figure(
                 .filter(|p| p.algorithm == Algorithm::Lcws)
                 .map(|p| (x(p), p.procs as f64 * p.mean.span))
                 .collect(),
+            reference: true,
         },
     ];
     plot::line_plot(
@@ -220,24 +267,119 @@ pub fn figure(
         "count (mean over runs, log scale)",
         &series,
         true,
+        x_is_procs,
     )
 }
 
-/// Writes `dag_<name>.json` and `dag_<name>.svg` into `out`; returns the paths.
+/// One computed panel of Figure 2.
+#[derive(Debug, Clone)]
+pub struct Panel {
+    /// File stem: `dag_<name>.json`, `dag_<name>.svg`.
+    pub name: String,
+    /// Figure title.
+    pub title: String,
+    /// X axis title.
+    pub x_desc: String,
+    /// Whether x is the processor count (else the depth).
+    pub x_is_procs: bool,
+    /// The points, CWS and LCWS alternating.
+    pub points: Vec<DagPoint>,
+}
+
+/// Writes `dag_<name>.json` (with the `"run"` facts) and `dag_<name>.svg` into `out`; returns
+/// the paths.
 pub fn write(
     out: &Path,
-    name: &str,
-    title: &str,
-    x_desc: &str,
-    points: &[DagPoint],
-    x_is_procs: bool,
+    panel: &Panel,
+    meta: &RunMeta,
 ) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(out)?;
-    let js = out.join(format!("dag_{name}.json"));
-    std::fs::write(&js, serde_json::to_string_pretty(points)?)?;
-    let svg = out.join(format!("dag_{name}.svg"));
-    figure(&svg, title, x_desc, points, x_is_procs)?;
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        run: &'a RunMeta,
+        panel: &'a str,
+        points: &'a [DagPoint],
+    }
+    let js = out.join(format!("dag_{}.json", panel.name));
+    out_dir::write(
+        &js,
+        serde_json::to_string_pretty(&Doc {
+            run: meta,
+            panel: &panel.name,
+            points: &panel.points,
+        })?,
+    )?;
+    let svg = out.join(format!("dag_{}.svg", panel.name));
+    figure(
+        &svg,
+        &panel.title,
+        &panel.x_desc,
+        &panel.points,
+        panel.x_is_procs,
+    )?;
     Ok(vec![js, svg])
+}
+
+/// Writes every panel ([`write()`]) and `index.html` showing them; returns the paths.
+pub fn write_all(
+    out: &Path,
+    panels: &[Panel],
+    runs: usize,
+    meta: &RunMeta,
+) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+    out_dir::prepare(out)?;
+    // Panels not computed this time must not survive from an earlier run beside this index.
+    for stale in ["regular", "irregular", "procs"] {
+        if panels.iter().any(|p| p.name == stale) {
+            continue;
+        }
+        for ext in ["json", "svg"] {
+            let path = out.join(format!("dag_{stale}.{ext}"));
+            if path.exists() {
+                std::fs::remove_file(&path).map_err(|source| out_dir::PathError {
+                    path: path.clone(),
+                    action: "remove the stale file",
+                    source,
+                })?;
+            }
+        }
+    }
+    let mut files = Vec::new();
+    let mut page = Page::new(
+        "Synchronization of classical work stealing vs LCWS (LCWS paper, Figure 2)",
+        &meta.info,
+    );
+    page.section("summary", "Summary").para(
+        "CAS and fences counted by simulation on fork-join DAGs, means over the runs. Classical \
+         work stealing (CWS) pays synchronization on every push and pop, so its count follows the \
+         work T1; LCWS pays only when work is exposed to thieves, so its count should follow \
+         P·T∞ (the dashed references).",
+    );
+    page.section("figures", "Figures");
+    for p in panels {
+        files.extend(write(out, p, meta)?);
+        page.figure(&format!("dag_{}.svg", p.name), &p.title);
+    }
+    page.section("tables", "Tables");
+    for p in panels {
+        page.subsection(&p.name, &p.title);
+        page.table_html(&crate::sweep::markdown_tables_html(&table(&p.points)));
+    }
+    page.note(&format!(
+        "{runs} runs per point. Sync = CAS + fences; makespans in steps."
+    ));
+    page.section("files", "Data files");
+    let mut list = String::from("<ul>");
+    for p in panels {
+        let _ = write!(
+            list,
+            "<li><a href=\"dag_{n}.json\">dag_{n}.json</a>: the {n} panel's points, with the run facts</li>",
+            n = p.name
+        );
+    }
+    list.push_str("</ul>");
+    page.raw_html(&list);
+    files.push(page.write(out)?);
+    Ok(files)
 }
 
 #[cfg(test)]
@@ -258,8 +400,25 @@ mod tests {
         assert!(regular(&[(40, 2)], 1, 1).is_err());
         assert!(regular(&[(4, 0)], 1, 1).is_err());
         let dir = std::env::temp_dir().join(format!("splitsteal-sim-dag-{}", std::process::id()));
-        let files = write(&dir, "t", "t", "depth", &reg, false).unwrap();
-        assert_eq!(files.len(), 2);
+        let panel = Panel {
+            name: "t".into(),
+            title: "t".into(),
+            x_desc: "depth".into(),
+            x_is_procs: false,
+            points: reg.clone(),
+        };
+        let meta = RunMeta::new(1, &(), Vec::new());
+        // A panel of an earlier run in the same folder, not computed this time.
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("dag_regular.svg"), "<svg/>").unwrap();
+        let files = write_all(&dir, &[panel], 2, &meta).unwrap();
+        assert!(!dir.join("dag_regular.svg").exists(), "stale panel kept");
+        assert_eq!(files.len(), 3);
+        splitsteal_report::svg_check::check_svg_file(&dir.join("dag_t.svg")).unwrap();
+        let js: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("dag_t.json")).unwrap())
+                .unwrap();
+        assert!(js["run"]["command"].is_string(), "{js}");
         assert!(table(&reg).lines().count() == 4);
         std::fs::remove_dir_all(&dir).ok();
     }

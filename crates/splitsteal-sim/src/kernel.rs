@@ -107,10 +107,17 @@ pub struct KernelParams {
 }
 
 impl KernelParams {
+    /// Largest number of processes.
+    pub const MAX_PROCS: usize = 4096;
+
     /// Checks the parameters.
     pub fn validate(&self) -> Result<(), String> {
-        if self.procs < 2 || self.procs > 4096 {
-            return Err(format!("procs must be in 2..=4096, got {}", self.procs));
+        if self.procs < 2 || self.procs > Self::MAX_PROCS {
+            return Err(format!(
+                "procs must be in 2..={}, got {}",
+                Self::MAX_PROCS,
+                self.procs
+            ));
         }
         if self.pmin == 0 || self.pmin > self.pmax || self.pmax > self.procs {
             return Err(format!(

@@ -4,11 +4,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use splitsteal_report::out_dir;
+use splitsteal_report::page::Page;
 
 use crate::dag::Dag;
 use crate::kernel::{self, Adversary, KernelParams, KernelRun, YieldKind};
+use crate::meta::RunMeta;
 use crate::par::{par_map_runs, run_seed};
 use crate::plot::{self, BoxData};
+use crate::progress::Progress;
 use crate::stats;
 
 /// All runs of one (adversary, yield) combination.
@@ -49,9 +53,30 @@ pub struct KernelExperiment {
     pub seed: u64,
 }
 
+const ADVERSARIES: [Adversary; 3] = [Adversary::Benign, Adversary::Oblivious, Adversary::Adaptive];
+const YIELDS: [YieldKind; 3] = [YieldKind::None, YieldKind::ToRandom, YieldKind::ToAll];
+
+impl KernelExperiment {
+    /// Simulations of the grid: every adversary × yield cell, `runs` each.
+    pub fn planned_runs(&self) -> usize {
+        ADVERSARIES.len() * YIELDS.len() * self.runs
+    }
+
+    /// Upper estimate of the simulation steps: a run that never finishes (the adaptive
+    /// adversary against no yield) takes `max_rounds` rounds of up to `pmax` processes.
+    pub fn estimated_steps(&self) -> f64 {
+        self.planned_runs() as f64 * self.base.max_rounds as f64 * self.base.pmax as f64
+    }
+}
+
 /// Runs the 3 × 3 grid of adversaries and yields. Run `r` of every cell uses the same random
 /// DAG and the same `p_i` sequence, so cells differ only by adversary and yield.
 pub fn run_grid(e: &KernelExperiment) -> Result<Vec<KernelCell>, String> {
+    run_grid_with(e, &Progress::hidden())
+}
+
+/// [`run_grid`] counting every finished simulation in `progress`.
+pub fn run_grid_with(e: &KernelExperiment, progress: &Progress) -> Result<Vec<KernelCell>, String> {
     e.base.validate()?;
     if e.runs == 0 {
         return Err("runs must be at least 1".into());
@@ -65,11 +90,10 @@ pub fn run_grid(e: &KernelExperiment) -> Result<Vec<KernelCell>, String> {
         )
     });
     let dags: Vec<Dag> = dags.into_iter().collect::<Result<_, _>>()?;
-    let combos: Vec<(Adversary, YieldKind)> =
-        [Adversary::Benign, Adversary::Oblivious, Adversary::Adaptive]
-            .into_iter()
-            .flat_map(|a| [YieldKind::None, YieldKind::ToRandom, YieldKind::ToAll].map(|y| (a, y)))
-            .collect();
+    let combos: Vec<(Adversary, YieldKind)> = ADVERSARIES
+        .into_iter()
+        .flat_map(|a| YIELDS.map(|y| (a, y)))
+        .collect();
     let res = par_map_runs(combos.len() * e.runs, |i| {
         let (c, r) = (i / e.runs, i % e.runs);
         let p = KernelParams {
@@ -77,12 +101,14 @@ pub fn run_grid(e: &KernelExperiment) -> Result<Vec<KernelCell>, String> {
             yield_kind: combos[c].1,
             ..e.base
         };
-        kernel::simulate(
+        let run = kernel::simulate(
             &dags[r],
             &p,
             run_seed(e.seed, c as u64, r as u64),
             run_seed(e.seed, 0x6E7, r as u64),
-        )
+        );
+        progress.inc();
+        run
     });
     let res: Vec<KernelRun> = res.into_iter().collect::<Result<_, _>>()?;
     let procs = e.base.procs;
@@ -160,33 +186,43 @@ pub fn table(e: &KernelExperiment, cells: &[KernelCell]) -> String {
     s
 }
 
-/// Writes `kernel.json`, `kernel.md` and `kernel_ratio.svg` (box plot of `T / bound` per cell).
+/// Writes `kernel.json` (with the `"run"` facts), `kernel.md`, `kernel_ratio.svg` (box plot of
+/// `T / bound` per cell) and `index.html` showing them; returns the paths.
 pub fn write(
     out: &Path,
     e: &KernelExperiment,
     cells: &[KernelCell],
+    meta: &RunMeta,
 ) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(out)?;
+    out_dir::prepare(out)?;
     #[derive(Serialize)]
     struct Doc<'a> {
+        run: &'a RunMeta,
         experiment: &'a KernelExperiment,
         cells: &'a [KernelCell],
     }
     let js = out.join("kernel.json");
-    std::fs::write(
+    out_dir::write(
         &js,
         serde_json::to_string_pretty(&Doc {
+            run: meta,
             experiment: e,
             cells,
         })?,
     )?;
     let md = out.join("kernel.md");
-    std::fs::write(&md, table(e, cells))?;
+    let tab = table(e, cells);
+    out_dir::write(&md, &tab)?;
     let svg = out.join("kernel_ratio.svg");
+    let yield_name = |y: YieldKind| match y {
+        YieldKind::None => "no yield".to_string(),
+        y => y.to_string(),
+    };
     let boxes: Vec<BoxData> = cells
         .iter()
         .map(|c| BoxData {
-            label: format!("{}/{}", c.adversary, c.yield_kind),
+            label: format!("{}\n{}", c.adversary, yield_name(c.yield_kind)),
+            group: YIELDS.iter().position(|&y| y == c.yield_kind).unwrap_or(0),
             samples: c
                 .runs
                 .iter()
@@ -197,15 +233,38 @@ pub fn write(
     plot::box_plot(
         &svg,
         &format!(
-            "log10(T / (T1/P_A + T∞·P/P_A)), P = {}, timeouts at cap {}",
+            "log10 of T / (T1/P_A + T∞·P/P_A), P = {}, runs capped at {} rounds",
             e.base.procs, e.base.max_rounds
         ),
-        "adversary / yield",
-        "log10 ratio",
+        "kernel adversary and thieves' yield",
+        "log10(T / bound)",
         &boxes,
-        Some(0.0),
+        &YIELDS.map(yield_name),
+        Some((0.0, "T = bound")),
     )?;
-    Ok(vec![js, md, svg])
+    let mut page = Page::new(
+        "Work stealing under a multiprogrammed kernel (ABP paper)",
+        &meta.info,
+    );
+    page.section("summary", "Summary")
+        .para(
+            "Rounds T of the ABP work stealer against the ABP paper's bound T1/P_A + T∞·P/P_A, for \
+             every kernel adversary and every yield the thieves may call. A ratio near 1 (log10 near 0) \
+             means the bound holds with constant 1; runs that reach the round cap count as timeouts and \
+             their ratio is a lower bound.",
+        )
+        .table_html(&crate::sweep::markdown_tables_html(&tab));
+    page.section("figures", "Figures").figure(
+        "kernel_ratio.svg",
+        "log10(T / bound) per adversary and yield: boxes are quartiles, whiskers 1.5·IQR; the dashed \
+         line is T = bound.",
+    );
+    page.section("files", "Data files").raw_html(
+        "<ul><li><a href=\"kernel.json\">kernel.json</a>: every run, with the run facts</li>\
+         <li><a href=\"kernel.md\">kernel.md</a>: the table above</li></ul>",
+    );
+    let html = page.write(out)?;
+    Ok(vec![js, md, svg, html])
 }
 
 #[cfg(test)]
@@ -241,7 +300,9 @@ mod tests {
         assert_eq!(get(Adversary::Benign, YieldKind::None).finished, 2);
         let dir =
             std::env::temp_dir().join(format!("splitsteal-sim-kernel-{}", std::process::id()));
-        assert_eq!(write(&dir, &e, &cells).unwrap().len(), 3);
+        let meta = RunMeta::new(1, &e, Vec::new());
+        assert_eq!(write(&dir, &e, &cells, &meta).unwrap().len(), 4);
+        splitsteal_report::svg_check::check_svg_file(&dir.join("kernel_ratio.svg")).unwrap();
         std::fs::remove_dir_all(&dir).ok();
     }
 }

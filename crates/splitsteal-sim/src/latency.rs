@@ -58,6 +58,7 @@ use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
 use crate::par::{par_map_runs, run_seed};
+use crate::progress::Progress;
 use crate::stats;
 
 /// Constant of the paper's overhead term: `2·2·4.03` (Theorem 4.1 with `γ < 4.03`; the authors'
@@ -98,8 +99,19 @@ pub struct LatencyParams {
 }
 
 impl LatencyParams {
-    /// Largest supported processor count (victims are drawn as `u32`).
-    pub const MAX_PROCS: usize = 1 << 24;
+    /// Largest supported processor count, 2^20: every processor is simulated, and a run
+    /// costs about `p·log2(W/λ)` events (see [`LatencyParams::estimated_steps`]).
+    pub const MAX_PROCS: usize = 1 << 20;
+
+    /// Estimated events of one run: each of the `p` processors sends about
+    /// `2·log2(W/(2λ))` steal requests (one every `2λ` while idle; the idle time is about
+    /// `4λ·log2(W/(2λ))` per processor, four times below the bound's overhead term).
+    /// Used to refuse commands that would run for hours before they start.
+    pub fn estimated_steps(&self) -> f64 {
+        let l = self.latency as f64;
+        let lg = (self.work as f64 / (2.0 * l)).max(2.0).log2();
+        self.procs as f64 * (2.0 * lg + 2.0)
+    }
 
     /// Checks that the parameters describe a valid simulation.
     pub fn validate(&self) -> Result<(), String> {
@@ -383,7 +395,22 @@ pub fn simulate_runs(
     seed: u64,
     config: u64,
 ) -> Vec<RunResult> {
-    par_map_runs(runs, |i| simulate(params, run_seed(seed, config, i as u64)))
+    simulate_runs_with(params, runs, seed, config, &Progress::hidden())
+}
+
+/// [`simulate_runs`] counting every finished run in `progress`.
+pub fn simulate_runs_with(
+    params: &LatencyParams,
+    runs: usize,
+    seed: u64,
+    config: u64,
+    progress: &Progress,
+) -> Vec<RunResult> {
+    par_map_runs(runs, |i| {
+        let r = simulate(params, run_seed(seed, config, i as u64));
+        progress.inc();
+        r
+    })
 }
 
 /// The paper's overhead term `16.12·λ·log2(W/(2λ))` (Theorem 4.1, reconstructed; as plotted

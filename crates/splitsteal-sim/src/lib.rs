@@ -27,7 +27,8 @@
 //! override the grid) and writes to `--out DIR` (default `sim-report/`): `latency_runs.csv`
 //! (every run), `latency_summary.json`, `median_ratios.md` (median ratio per p and per
 //! (W, p)), `figure1_lambda262.svg` (the paper's Figure 1: ratio box plots per (W, p) at
-//! `--figure-latency`, default 262) and `figure1_all_latencies.svg`.
+//! `--figure-latency`, default 262), `figure1_all_latencies.svg` and `index.html` showing the
+//! tables and figures.
 //! The event loop keeps messages in a FIFO ring (they all travel exactly `λ`) and only chunk
 //! completions in a heap, and allocates nothing; the full 400,000-run grid takes about a
 //! minute of CPU time in release mode (`examples/latency_speed.rs` reports runs/s).
@@ -74,6 +75,16 @@
 //! splitsteal sim kernel --procs 16 --pmin 1 --pmax 8 --runs 20 --out sim-report
 //! ```
 //!
+//! ## What every simulator does as a command-line tool (issue 14)
+//!
+//! Before the first run: every value is checked, the cost is estimated and refused above
+//! `--max-steps` ([`latency::LatencyParams::estimated_steps`]), and `--out` is created and
+//! probed, so a long run is never lost to a bad folder. While running: a progress bar with an
+//! ETA on a terminal, a line every few seconds elsewhere ([`progress`]). Output goes through
+//! `say!`/`tell!`, so a closed stdout (`| head`) ends nothing but the printing. Every JSON output
+//! starts with a `"run"` object ([`meta::RunMeta`]: command, revision, machine, date, seed,
+//! parameters), and each simulator that writes files writes an `index.html` showing them.
+//!
 //! Run-level parallelism: [`par::par_map_runs`] is the only place that spreads runs over
 //! threads: splitsteal's own pool (`splitsteal::par::tabulate`; the global pool unless the caller
 //! is inside one, so `SPLITSTEAL_NUM_THREADS` and `SPLITSTEAL_POLICY` apply).
@@ -86,7 +97,9 @@ pub mod dag_report;
 pub mod kernel;
 pub mod kernel_report;
 pub mod latency;
+pub mod meta;
 pub mod par;
 pub mod plot;
+pub mod progress;
 pub mod stats;
 pub mod sweep;

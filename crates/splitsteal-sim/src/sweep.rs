@@ -5,15 +5,18 @@
 //! λ = 2 + 20k for k = 0..24.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
+use splitsteal_report::out_dir;
+use splitsteal_report::page::{esc, Page};
 
 use crate::latency::{self, LatencyParams, RunResult, SplitRule, Summary};
+use crate::meta::RunMeta;
 use crate::par::{par_map_runs, run_seed};
 use crate::plot::{self, BoxData};
+use crate::progress::Progress;
 use crate::stats;
 
 /// A grid of configurations, each simulated `runs` times.
@@ -129,6 +132,11 @@ impl SweepResult {
 
 /// Runs the whole grid, all runs of all configurations spread over [`par_map_runs`].
 pub fn run_sweep(cfg: &SweepConfig) -> Result<SweepResult, String> {
+    run_sweep_with(cfg, &Progress::hidden())
+}
+
+/// [`run_sweep`] counting every finished run in `progress`.
+pub fn run_sweep_with(cfg: &SweepConfig, progress: &Progress) -> Result<SweepResult, String> {
     cfg.validate()?;
     let params = cfg.params();
     let runs = cfg.runs;
@@ -136,7 +144,9 @@ pub fn run_sweep(cfg: &SweepConfig) -> Result<SweepResult, String> {
     // Interleave configurations so that expensive ones (large p, small λ) are spread evenly.
     let flat = par_map_runs(params.len() * runs, |i| {
         let (r, c) = (i / params.len(), i % params.len());
-        latency::simulate(&params[c], run_seed(cfg.seed, c as u64, r as u64))
+        let run = latency::simulate(&params[c], run_seed(cfg.seed, c as u64, r as u64));
+        progress.inc();
+        run
     });
     let seconds = t.elapsed().as_secs_f64();
     let configs = params
@@ -224,30 +234,29 @@ pub fn median_table(res: &SweepResult) -> String {
 }
 
 /// Writes the sweep outputs into `out`: `latency_runs.csv` (one line per run),
-/// `latency_summary.json`, `median_ratios.md`, `figure1_lambda<λ>.svg` (Figure 1 at the
-/// chosen latency, or the grid latency closest to it) and `figure1_all_latencies.svg`.
-/// Returns the paths written.
+/// `latency_summary.json` (with the `"run"` facts), `median_ratios.md`,
+/// `figure1_lambda<λ>.svg` (Figure 1 at the chosen latency, or the grid latency closest to
+/// it), `figure1_all_latencies.svg` and `index.html` showing them. Returns the paths written;
+/// every error names its file.
 pub fn write_outputs(
     res: &SweepResult,
     out: &Path,
     figure_latency: u64,
-) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(out)?;
+    meta: &RunMeta,
+) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+    out_dir::prepare(out)?;
     let mut written = Vec::new();
     let cfg = &res.config;
 
     let csv = out.join("latency_runs.csv");
     {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&csv)?);
-        writeln!(
-            f,
-            "work,procs,latency,split,run,cmax,requests,successful_steals,overhead,ratio"
-        )?;
+        let mut s = String::with_capacity(64 * (res.total_runs() + 1));
+        s.push_str("work,procs,latency,split,run,cmax,requests,successful_steals,overhead,ratio\n");
         for c in &res.configs {
             let p = &c.params;
             for (i, r) in c.runs.iter().enumerate() {
-                writeln!(
-                    f,
+                let _ = writeln!(
+                    s,
                     "{},{},{},{},{},{},{},{},{},{:.6}",
                     p.work,
                     p.procs,
@@ -259,10 +268,10 @@ pub fn write_outputs(
                     r.successful_steals,
                     latency::overhead(r.cmax, p.work, p.procs),
                     latency::overhead_ratio(r, p)
-                )?;
+                );
             }
         }
-        f.flush()?;
+        out_dir::write(&csv, s)?;
     }
     written.push(csv);
 
@@ -273,15 +282,17 @@ pub fn write_outputs(
     }
     #[derive(Serialize)]
     struct Doc<'a> {
+        run: &'a RunMeta,
         config: &'a SweepConfig,
         seconds: f64,
         runs_per_second: f64,
         configurations: Vec<Entry<'a>>,
     }
     let js = out.join("latency_summary.json");
-    std::fs::write(
+    out_dir::write(
         &js,
         serde_json::to_string_pretty(&Doc {
+            run: meta,
             config: cfg,
             seconds: res.seconds,
             runs_per_second: res.runs_per_second(),
@@ -297,8 +308,9 @@ pub fn write_outputs(
     )?;
     written.push(js);
 
+    let table = median_table(res);
     let md = out.join("median_ratios.md");
-    std::fs::write(&md, median_table(res))?;
+    out_dir::write(&md, &table)?;
     written.push(md);
 
     let lam = *cfg
@@ -311,28 +323,33 @@ pub fn write_outputs(
     let boxes_for = |keep_lambda: &dyn Fn(u64) -> bool| -> Vec<BoxData> {
         let mut v = Vec::new();
         for &w in &cfg.works {
-            for &p in &procs_desc {
+            for (g, &p) in procs_desc.iter().enumerate() {
                 v.push(BoxData {
-                    label: format!("{},{}", pow10_label(w), p),
+                    label: format!("W={}\np={p}", pow10_label(w)),
+                    group: g,
                     samples: res.ratios(|c| c.work == w && c.procs == p && keep_lambda(c.latency)),
                 });
             }
         }
         v
     };
-    let fig = out.join(format!("figure1_lambda{lam}.svg"));
+    let groups: Vec<String> = procs_desc.iter().map(|p| format!("p = {p}")).collect();
+    let fig_name = format!("figure1_lambda{lam}.svg");
+    let fig = out.join(&fig_name);
     plot::box_plot(
         &fig,
         &format!(
             "Overhead ratio, λ = {lam}, {} runs per box, split = {}",
             cfg.runs, cfg.split
         ),
-        "(Work, Processors)",
-        "Overhead ratio",
+        "(W, p)",
+        "overhead ratio",
         &boxes_for(&|l| l == lam),
-        Some(1.0),
+        &groups,
+        Some((1.0, "ratio 1: bound met exactly")),
     )?;
     written.push(fig);
+    remove_stale_figures(out, &fig_name)?;
     let fig_all = out.join("figure1_all_latencies.svg");
     plot::box_plot(
         &fig_all,
@@ -341,13 +358,118 @@ pub fn write_outputs(
             cfg.runs * cfg.latencies.len(),
             cfg.split
         ),
-        "(Work, Processors)",
-        "Overhead ratio",
+        "(W, p)",
+        "overhead ratio",
         &boxes_for(&|_| true),
-        Some(1.0),
+        &groups,
+        Some((1.0, "ratio 1: bound met exactly")),
     )?;
     written.push(fig_all);
+
+    let worst = res
+        .configs
+        .iter()
+        .map(|c| c.summary.min_ratio)
+        .fold(f64::INFINITY, f64::min);
+    let mut page = Page::new(
+        "Work stealing with latency: the WS-latency paper's sweep",
+        &meta.info,
+    );
+    page.section("summary", "Summary")
+        .para(&format!(
+            "Overhead ratio = 16.12·λ·log2(W/(2λ)) / (Cmax − W/p): the bound's overhead term over the \
+             measured overhead. A ratio of at least 1 means the bound holds in that run. Smallest ratio \
+             over all {} runs: {worst:.3} ({}).",
+            res.total_runs(),
+            if worst >= 1.0 {
+                "the bound holds in every run"
+            } else {
+                "the bound is exceeded in some run"
+            }
+        ))
+        .table_html(&markdown_tables_html(&table));
+    page.section("figures", "Figures")
+        .figure(
+            &fig_name,
+            &format!(
+                "Figure 1 at λ = {lam}: overhead ratio per (W, p); boxes are quartiles, whiskers 1.5·IQR, \
+                 the dashed line is ratio 1."
+            ),
+        )
+        .figure(
+            "figure1_all_latencies.svg",
+            "The same with every λ of the grid pooled.",
+        );
+    page.section("files", "Data files")
+        .raw_html(
+            "<ul><li><a href=\"latency_runs.csv\">latency_runs.csv</a>: every run</li>\
+             <li><a href=\"latency_summary.json\">latency_summary.json</a>: per configuration, with the run facts</li>\
+             <li><a href=\"median_ratios.md\">median_ratios.md</a>: the tables above</li></ul>",
+        );
+    written.push(page.write(out)?);
     Ok(written)
+}
+
+/// Removes `figure1_lambda*.svg` files of earlier sweeps at other latencies from a reused
+/// folder, so that what lies beside `index.html` is this run's.
+fn remove_stale_figures(out: &Path, keep: &str) -> Result<(), out_dir::PathError> {
+    let entries = std::fs::read_dir(out).map_err(|source| out_dir::PathError {
+        path: out.to_path_buf(),
+        action: "list",
+        source,
+    })?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("figure1_lambda") && name.ends_with(".svg") && name != keep {
+            let path = e.path();
+            std::fs::remove_file(&path).map_err(|source| out_dir::PathError {
+                path,
+                action: "remove the stale figure",
+                source,
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The pipe tables of a Markdown text as HTML tables; other lines become paragraphs.
+pub fn markdown_tables_html(md: &str) -> String {
+    let mut s = String::new();
+    let mut in_table = false;
+    for line in md.lines() {
+        let t = line.trim();
+        if t.starts_with('|') {
+            let cells: Vec<&str> = t.trim_matches('|').split('|').map(str::trim).collect();
+            if cells
+                .iter()
+                .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+            {
+                continue;
+            }
+            let tag = if in_table { "td" } else { "th" };
+            if !in_table {
+                s.push_str("<table>");
+                in_table = true;
+            }
+            s.push_str("<tr>");
+            for c in cells {
+                let _ = write!(s, "<{tag}>{}</{tag}>", esc(c));
+            }
+            s.push_str("</tr>");
+        } else {
+            if in_table {
+                s.push_str("</table>\n");
+                in_table = false;
+            }
+            if !t.is_empty() {
+                let _ = writeln!(s, "<p>{}</p>", esc(t));
+            }
+        }
+    }
+    if in_table {
+        s.push_str("</table>\n");
+    }
+    s
 }
 
 #[cfg(test)]
@@ -382,12 +504,27 @@ mod tests {
             assert_eq!(direct, cr.runs);
         }
         let dir = std::env::temp_dir().join(format!("splitsteal-sim-sweep-{}", std::process::id()));
-        let files = write_outputs(&res, &dir, 262).unwrap();
+        let meta = RunMeta::new(3, &cfg, Vec::new());
+        let files = write_outputs(&res, &dir, 262, &meta).unwrap();
+        assert!(files.iter().any(|f| f.ends_with("index.html")));
+        for f in files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "svg"))
+        {
+            splitsteal_report::svg_check::check_svg_file(f).unwrap();
+        }
         assert!(files.iter().any(|f| f.ends_with("figure1_lambda22.svg")));
         let csv = std::fs::read_to_string(dir.join("latency_runs.csv")).unwrap();
         assert_eq!(csv.lines().count(), 41);
         let table = median_table(&res);
         assert!(table.contains("| 16 |"));
+        // A rerun at another latency replaces the figure instead of adding one beside it.
+        write_outputs(&res, &dir, 2, &meta).unwrap();
+        assert!(dir.join("figure1_lambda2.svg").is_file());
+        assert!(
+            !dir.join("figure1_lambda22.svg").exists(),
+            "stale figure kept"
+        );
         std::fs::remove_dir_all(&dir).ok();
         assert!(run_sweep(&SweepConfig { runs: 0, ..cfg }).is_err());
     }
