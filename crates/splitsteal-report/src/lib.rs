@@ -1,10 +1,14 @@
 //! What `splitsteal bench` and `splitsteal sim` share as command-line tools: the facts
 //! about a run that head every report ([`RunInfo`]), console output that behaves like a
 //! Unix tool's when a pipe closes ([`console`]), and output folders checked before any
-//! work starts, with every file error naming its path ([`out_dir`]).
+//! work starts, with every file error naming its path ([`out_dir`]); the HTML page every
+//! report is written as ([`page`]) and a check that an SVG's labels lie inside it
+//! ([`svg_check`]).
 
 pub mod console;
 pub mod out_dir;
+pub mod page;
 mod run_info;
+pub mod svg_check;
 
 pub use run_info::{machine, revision, utc_now, RunInfo};
