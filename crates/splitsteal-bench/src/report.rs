@@ -411,6 +411,22 @@ pub fn write_results(dir: &Path, records: &[Record]) -> Result<(), Box<dyn std::
     Ok(())
 }
 
+/// Where a table belongs in the report: the page leads with the headline and the targets
+/// and collapses the raw per-cell tables, which few readers need and which would otherwise
+/// push everything else off the first screen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TableRole {
+    /// The one-glance answer (per workload: best splitsteal policy against rayon and chili).
+    Headline,
+    /// Targets with PASS / FAIL and why.
+    Targets,
+    /// A readable summary, shown beside its mode's plots.
+    #[default]
+    Summary,
+    /// Every cell: collapsed in the page, last in `tables.md`.
+    Raw,
+}
+
 /// A table with a title, rendered as aligned text, Markdown or HTML.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
@@ -422,6 +438,8 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
     /// Lines printed under the table.
     pub notes: Vec<String>,
+    /// Where the report puts it.
+    pub role: TableRole,
 }
 
 impl Table {
@@ -432,7 +450,14 @@ impl Table {
             header: header.iter().map(|s| s.to_string()).collect(),
             rows: Vec::new(),
             notes: Vec::new(),
+            role: TableRole::Summary,
         }
+    }
+
+    /// The same table in another role.
+    pub fn with_role(mut self, role: TableRole) -> Table {
+        self.role = role;
+        self
     }
 
     /// Appends a row.
@@ -507,7 +532,17 @@ impl Table {
 
     /// An HTML `<table>` under an `<h3>` heading.
     pub fn to_html(&self) -> String {
-        let mut s = format!("<h3>{}</h3>\n<table>\n<tr>", esc(&self.title));
+        let mut s = format!("<h3>{}</h3>\n{}", esc(&self.title), self.to_html_table());
+        for n in &self.notes {
+            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+        }
+        s
+    }
+
+    /// The bare HTML `<table>`, without title or notes. PASS and FAIL cells are coloured
+    /// so that a failed target or cell stands out in a long table.
+    pub fn to_html_table(&self) -> String {
+        let mut s = String::from("<table>\n<tr>");
         for h in &self.header {
             let _ = write!(s, "<th>{}</th>", esc(h));
         }
@@ -515,8 +550,10 @@ impl Table {
         for r in &self.rows {
             s.push_str("<tr>");
             for c in r {
-                let class = if c.contains("FAILED") {
+                let class = if c.contains("FAILED") || c == "FAIL" {
                     " class=\"failed\""
+                } else if c == "PASS" {
+                    " class=\"pass\""
                 } else {
                     ""
                 };
@@ -525,20 +562,12 @@ impl Table {
             s.push_str("</tr>\n");
         }
         s.push_str("</table>\n");
-        for n in &self.notes {
-            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
-        }
         s
     }
 }
 
-/// HTML escaping.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// HTML escaping (the one shared by every report).
+pub use splitsteal_report::page::esc;
 
 /// Seconds formatted with a unit that keeps 3 significant digits (`12.3 ms`).
 pub fn fmt_secs(s: f64) -> String {
