@@ -550,20 +550,38 @@ impl Table {
         for r in &self.rows {
             s.push_str("<tr>");
             for c in r {
-                let class = if c.contains("FAILED") || c == "FAIL" {
-                    " class=\"failed\""
+                let mut class: Vec<&str> = Vec::new();
+                if c.contains("FAILED") || c == "FAIL" {
+                    class.push("failed");
                 } else if c == "PASS" {
-                    " class=\"pass\""
+                    class.push("pass");
+                }
+                // Numbers line up on the right; sentences and names read from the left.
+                if c.chars().any(|ch| ch.is_alphabetic()) && !looks_numeric(c) {
+                    class.push("text");
+                }
+                let attr = if class.is_empty() {
+                    String::new()
                 } else {
-                    ""
+                    format!(" class=\"{}\"", class.join(" "))
                 };
-                let _ = write!(s, "<td{class}>{}</td>", esc(c));
+                let _ = write!(s, "<td{attr}>{}</td>", esc(c));
             }
             s.push_str("</tr>\n");
         }
         s.push_str("</table>\n");
         s
     }
+}
+
+/// A measurement with a unit or mark (`12.3 ms`, `1.20× (tie)`, `3.4k`), as opposed to a
+/// name or a sentence.
+fn looks_numeric(c: &str) -> bool {
+    c.trim_start_matches(['-', '+', '≤', '≥', ' '])
+        .chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_digit())
+        && c.split_whitespace().count() <= 3
 }
 
 /// HTML escaping (the one shared by every report).
@@ -753,7 +771,12 @@ mod tests {
         t.row(vec!["x".into(), "FAILED".into()]);
         assert!(t.to_text().contains("x  FAILED"));
         assert!(t.to_markdown().contains("| x | FAILED |"));
-        assert!(t.to_html().contains("class=\"failed\""));
+        assert!(t.to_html().contains("class=\"failed text\""));
+        let mut t = Table::new("T", &["a", "b", "c"]);
+        t.row(vec!["fib".into(), "12.3 ms".into(), "1.20× (tie)".into()]);
+        let h = t.to_html();
+        assert!(h.contains("<td class=\"text\">fib</td>"), "{h}");
+        assert!(h.contains("<td>12.3 ms</td><td>1.20× (tie)</td>"), "{h}");
         assert_eq!(fmt_secs(0.01234), "12.3 ms");
         assert_eq!(fmt_count(12_345_678), "12.3M");
     }

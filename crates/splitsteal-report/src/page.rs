@@ -21,7 +21,7 @@ nav{margin:0.8em 0;font-size:14px}nav a{margin-right:0.9em}\
 .scroll{overflow-x:auto;max-width:100%}\
 table{border-collapse:collapse;margin:0.8em 0;font-size:14px}\
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;vertical-align:top}\
-td:first-child,th:first-child{text-align:left}th{background:#eee}\
+td:first-child,th:first-child,td.text{text-align:left}th{background:#eee}\
 .failed,.fail{background:#fbb}.pass{background:#cfc}.tie{color:#666}\
 figure{margin:1.2em 0}figcaption{font-size:14px;color:#333;margin-top:0.3em}\
 img{max-width:100%;height:auto;border:1px solid #ddd}\
