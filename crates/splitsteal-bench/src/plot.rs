@@ -150,7 +150,7 @@ where
     Ok(())
 }
 
-/// Tick values for a logarithmic axis over `lo..hi`: 1-2-5 steps (1-1.5-2-3-5-7 on short
+/// Tick values for a logarithmic axis over `lo..hi`: 1-2-5 steps (finer steps on short
 /// ranges, powers of ten on long ones), always including values below 1 when the range
 /// reaches there, so that ratios under 1 can be read.
 pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
@@ -174,13 +174,19 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         v
     };
     let v = gen(&[1.0, 2.0, 5.0]);
-    if v.len() < 4 {
-        return gen(&[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]);
-    }
     if v.len() > 12 {
         return gen(&[1.0]);
     }
-    v
+    if v.len() >= 4 {
+        return v;
+    }
+    let v = gen(&[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]);
+    if v.len() >= 4 {
+        return v;
+    }
+    gen(&[
+        1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0,
+    ])
 }
 
 /// A log-axis tick label: up to 3 significant digits, no trailing zeros.
@@ -711,5 +717,60 @@ mod tests {
         assert_eq!(fmt_axis(0.5), "0.5");
         assert_eq!(fmt_axis(0.25), "0.25");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+    #[test]
+    fn log_axes_get_ticks_below_one() {
+        // A ×rayon axis from 0.3 to 6: slower-than-rayon bars must be readable.
+        let t = log_ticks(0.3, 6.0);
+        assert!(
+            t.contains(&0.5) && t.contains(&1.0) && t.contains(&5.0),
+            "{t:?}"
+        );
+        assert!(t.iter().any(|&x| x < 1.0));
+        // A short range still gets several ticks.
+        assert!(log_ticks(0.8, 1.6).len() >= 3, "{:?}", log_ticks(0.8, 1.6));
+        assert_eq!(fmt_log_tick(0.5), "0.5");
+        assert_eq!(fmt_log_tick(1.5), "1.5");
+        assert_eq!(fmt_log_tick(200.0), "200");
+    }
+
+    #[test]
+    fn similar_series_and_reference_lines_are_told_apart() {
+        let s = |n: &str, dashed: bool| -> Series { (n.into(), vec![(1.0, 1.0)], dashed) };
+        let series = vec![
+            s("lcws-signal", false),
+            s("lcws-half", false),
+            s("∝ work (joins)", true),
+            s("∝ span (n)", true),
+        ];
+        let st = line_styles(&series);
+        let (sig, half, work, span) = (st[0], st[1], st[2], st[3]);
+        assert_ne!(sig.0, half.0, "lcws-signal and lcws-half share a colour");
+        let marker = |sw: Swatch| match sw {
+            Swatch::Line(m) => m,
+            _ => panic!("a scheduler series without a marker"),
+        };
+        assert_ne!(marker(sig.1), marker(half.1));
+        let dash = |sw: Swatch| match sw {
+            Swatch::Dashed(k) => ref_dash(k),
+            _ => panic!("a reference line drawn solid"),
+        };
+        assert_ne!(dash(work.1), dash(span.1));
+        for (c, _) in [work, span] {
+            assert!(
+                c != half.0 && c != sig.0,
+                "a reference line in a scheduler's colour"
+            );
+        }
+        // Every scheduler has its own colour.
+        let names: Vec<&str> = crate::sched::SchedulerKind::all()
+            .iter()
+            .map(|k| k.name())
+            .collect();
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                assert_ne!(color_of(a, 0), color_of(b, 0), "{a} and {b}");
+            }
+        }
     }
 }
