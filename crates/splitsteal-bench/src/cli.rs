@@ -624,12 +624,7 @@ fn write_reports(
     remove_stale_plots(out, outputs)?;
     write_results(out, meta, &records)?;
     write_atomic(&out.join("tables.md"), html::markdown(info, outputs, ""))?;
-    let index = out.join("index.html");
-    html::write_index(out, info, outputs).map_err(|source| PathError {
-        path: index,
-        action: "write",
-        source,
-    })?;
+    html::write_index(out, info, outputs)?;
     Ok(())
 }
 

@@ -1,68 +1,135 @@
-//! `index.html` and `tables.md`: every experiment's plots and tables in one page.
+//! `index.html` and `tables.md`: the summary and targets first, then every experiment's
+//! plots and readable tables, then the raw per-cell tables (collapsed in the page).
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use crate::modes::{Mode, ModeOutput};
-use crate::report::esc;
+use crate::report::{Table, TableRole};
+use splitsteal_report::out_dir::PathError;
+use splitsteal_report::page::Page;
 pub use splitsteal_report::{machine, revision, utc_now, RunInfo};
 
-const CSS: &str = "body{font-family:sans-serif;margin:2em;max-width:1600px}\
-table{border-collapse:collapse;margin:1em 0;font-size:13px}\
-td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\
-td:first-child,th:first-child{text-align:left}\
-th{background:#eee}.failed{background:#fbb}.note{color:#555;font-size:13px}\
-img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}figure{margin:1em 0}";
+/// The tables of `role` over every mode, in run order.
+fn tables_of(modes: &[(Mode, ModeOutput)], role: TableRole) -> impl Iterator<Item = &Table> {
+    modes
+        .iter()
+        .flat_map(|(_, o)| o.tables.iter())
+        .filter(move |t| t.role == role)
+}
 
-/// Writes `index.html` into `dir`.
+/// The page: run facts, summary (headline tables), targets, each mode's notes, plots and
+/// summaries, and last the raw tables collapsed.
+pub fn index_page(info: &RunInfo, modes: &[(Mode, ModeOutput)]) -> Page {
+    let mut p = Page::new("splitsteal benchmark report", info);
+    let headline: Vec<&Table> = tables_of(modes, TableRole::Headline).collect();
+    let targets: Vec<&Table> = tables_of(modes, TableRole::Targets).collect();
+    let raw: Vec<&Table> = tables_of(modes, TableRole::Raw).collect();
+    if !headline.is_empty() || !targets.is_empty() {
+        p.section("summary", "Summary");
+        // The targets' verdict on the first screen, even when a long headline table
+        // pushes the targets table below it.
+        if let Some(v) = verdict(&targets) {
+            p.raw_html(&v);
+        }
+        for t in &headline {
+            p.table_html(&t.to_html());
+        }
+    }
+    if !targets.is_empty() {
+        p.section("targets", "Targets");
+        for t in &targets {
+            p.table_html(&t.to_html());
+        }
+    }
+    for (m, out) in modes {
+        p.section(m.name(), m.name());
+        for n in &out.notes {
+            p.note(n);
+        }
+        for pl in &out.plots {
+            p.figure(&pl.file, &pl.caption);
+            for n in &pl.notes {
+                p.note(n);
+            }
+        }
+        for t in out.tables.iter().filter(|t| t.role == TableRole::Summary) {
+            p.table_html(&t.to_html());
+        }
+    }
+    if !raw.is_empty() {
+        p.section("raw", "Raw tables");
+        p.note("Every cell of every experiment; click a title to open its table.");
+        for t in &raw {
+            let mut body = t.to_html_table();
+            for n in &t.notes {
+                let _ = writeln!(body, "<p class=\"note\">{}</p>", crate::report::esc(n));
+            }
+            p.details(&t.title, &body);
+        }
+    }
+    p.link("results.json", "results.json")
+        .link("results.csv", "results.csv")
+        .link("tables.md", "tables.md");
+    p
+}
+
+/// One line: how many targets passed, failed or could not be judged, naming the failed
+/// ones, with a link to the targets table. `None` without targets.
+fn verdict(targets: &[&Table]) -> Option<String> {
+    let rows: Vec<&Vec<String>> = targets.iter().flat_map(|t| t.rows.iter()).collect();
+    if rows.is_empty() {
+        return None;
+    }
+    fn status(r: &[String]) -> &str {
+        r.last().map(String::as_str).unwrap_or("")
+    }
+    let pass = rows.iter().filter(|r| status(r) == "PASS").count();
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| status(r) == "FAIL")
+        .map(|r| r[0].as_str())
+        .collect();
+    let other = rows.len() - pass - failed.len();
+    let mut s = format!("<p><b>Targets:</b> {pass} PASS, {} FAIL", failed.len());
+    if other > 0 {
+        let _ = write!(s, ", {other} not judged");
+    }
+    if !failed.is_empty() {
+        let _ = write!(s, " (failed: {})", crate::report::esc(&failed.join("; ")));
+    }
+    s.push_str(". <a href=\"#targets\">Details below.</a></p>");
+    Some(s)
+}
+
+/// Writes `index.html` into `dir` ([`index_page`]) and returns its path.
 pub fn write_index(
     dir: &Path,
     info: &RunInfo,
     modes: &[(Mode, ModeOutput)],
-) -> std::io::Result<()> {
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>splitsteal bench</title><style>{CSS}</style></head><body>\n\
-         <h1>splitsteal benchmark report</h1>\n<ul>"
-    );
-    for l in info.lines() {
-        let _ = write!(s, "<li>{}</li>", esc(&l));
-    }
-    s.push_str(
-        "</ul>\n<p>Data: <a href=\"results.json\">results.json</a>, <a href=\"results.csv\">results.csv</a>, \
-         <a href=\"tables.md\">tables.md</a>.</p>\n<p>Contents: ",
-    );
-    for (m, _) in modes {
-        let _ = write!(s, "<a href=\"#{0}\">{0}</a> ", m.name());
-    }
-    s.push_str("</p>\n");
-    for (m, out) in modes {
-        let _ = writeln!(s, "<h2 id=\"{0}\">{0}</h2>", m.name());
-        for n in &out.notes {
-            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
-        }
-        for p in &out.plots {
-            let _ = writeln!(
-                s,
-                "<figure><a href=\"{f}\"><img src=\"{f}\" alt=\"{c}\"></a><figcaption>{c}</figcaption></figure>",
-                f = esc(&p.file),
-                c = esc(&p.caption)
-            );
-        }
-        for t in &out.tables {
-            s.push_str(&t.to_html());
-        }
-    }
-    s.push_str("</body></html>\n");
-    std::fs::write(dir.join("index.html"), s)
+) -> Result<PathBuf, PathError> {
+    index_page(info, modes).write(dir)
 }
 
-/// The Markdown version: header, then each mode's notes, plot links and tables.
+/// The Markdown version, in the page's order: header, summary, targets, each mode's notes,
+/// plot links and summaries, then the raw tables.
 pub fn markdown(info: &RunInfo, modes: &[(Mode, ModeOutput)], plot_prefix: &str) -> String {
     let mut s = String::from("## splitsteal benchmark report\n\n");
     for l in info.lines() {
         let _ = writeln!(s, "- {l}");
+    }
+    for (heading, role) in [
+        ("Summary", TableRole::Headline),
+        ("Targets", TableRole::Targets),
+    ] {
+        let tabs: Vec<&Table> = tables_of(modes, role).collect();
+        if !tabs.is_empty() {
+            let _ = writeln!(s, "\n## {heading}\n");
+            for t in tabs {
+                s.push_str(&t.to_markdown());
+                s.push('\n');
+            }
+        }
     }
     for (m, out) in modes {
         let _ = writeln!(s, "\n## {}\n", m.name());
@@ -71,8 +138,19 @@ pub fn markdown(info: &RunInfo, modes: &[(Mode, ModeOutput)], plot_prefix: &str)
         }
         for p in &out.plots {
             let _ = writeln!(s, "- [{}]({plot_prefix}{})", p.caption, p.file);
+            for n in &p.notes {
+                let _ = writeln!(s, "  - {n}");
+            }
         }
-        for t in &out.tables {
+        for t in out.tables.iter().filter(|t| t.role == TableRole::Summary) {
+            s.push('\n');
+            s.push_str(&t.to_markdown());
+        }
+    }
+    let raw: Vec<&Table> = tables_of(modes, TableRole::Raw).collect();
+    if !raw.is_empty() {
+        s.push_str("\n## Raw tables\n");
+        for t in raw {
             s.push('\n');
             s.push_str(&t.to_markdown());
         }

@@ -5,57 +5,197 @@ use std::path::Path;
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Error type of the plotting helpers.
 pub type PlotResult = Result<(), Box<dyn std::error::Error>>;
 
-/// Series colors (tab10).
-pub const PALETTE: [RGBColor; 12] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-    RGBColor(0, 0, 0),
-    RGBColor(255, 215, 0),
-];
+/// Every chart's width: the report page's text column is about 1170 px, so a chart this
+/// wide is shown at its own size and its text at the size it was drawn.
+pub const WIDTH: u32 = 1150;
 
-/// The color of a series: fixed per scheduler name (the same in every plot); other
-/// series (reference lines) get black, gray, gold in turn (`other` counts them).
-pub fn color_of(name: &str, other: usize) -> RGBColor {
-    match crate::sched::SchedulerKind::all()
-        .iter()
-        .position(|k| k.name() == name)
-    {
-        Some(i) => PALETTE[i % PALETTE.len()],
-        None => [
-            RGBColor(0, 0, 0),
-            RGBColor(110, 110, 110),
-            RGBColor(230, 170, 0),
-        ][other % 3],
-    }
+/// Requested font size of tick labels, axis titles and legend entries: plotters writes
+/// `size / 1.24` into the SVG, so this gives about 16 px text.
+const FONT: u32 = 20;
+
+/// Requested font size of chart titles (about 19 px in the SVG).
+const TITLE_FONT: u32 = 24;
+
+/// A scheduler's colour, fixed per name so that it is the same in every plot. Okabe–Ito's
+/// colour-blind-safe palette for the schedulers compared most (the LCWS policies, rayon,
+/// chili), wine, brown, yellow and dark grey for the rest; lcws-signal and lcws-half,
+/// often side by side, are green and reddish purple.
+fn scheduler_color(name: &str) -> Option<RGBColor> {
+    Some(match name {
+        "serial" => RGBColor(160, 160, 160),
+        "locked" => RGBColor(136, 34, 85),
+        "abp" => RGBColor(140, 86, 75),
+        "chase-lev" => RGBColor(230, 159, 0),
+        "lcws-poll" => RGBColor(86, 180, 233),
+        "lcws-signal" => RGBColor(0, 158, 115),
+        "lcws-cons" => RGBColor(215, 195, 30),
+        "lcws-half" => RGBColor(204, 121, 167),
+        "hybrid" => RGBColor(60, 60, 60),
+        "rayon" => RGBColor(0, 114, 178),
+        "chili" => RGBColor(213, 94, 0),
+        _ => return None,
+    })
 }
 
-/// Colors for a list of series names.
+/// Colours for series that are not schedulers, in turn (libraries, settings, counters).
+const OTHER: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(136, 34, 85),
+    RGBColor(120, 120, 120),
+];
+
+/// The colour of a series: fixed per scheduler name; other series (reference lines,
+/// settings) take [`OTHER`] in turn (`other` counts them).
+pub fn color_of(name: &str, other: usize) -> RGBColor {
+    scheduler_color(name).unwrap_or(OTHER[other % OTHER.len()])
+}
+
+/// Colours for a list of series names.
 fn colors<'a>(names: impl Iterator<Item = &'a str>) -> Vec<RGBColor> {
     let mut other = 0;
     names
         .map(|n| {
             let c = color_of(n, other);
-            if crate::sched::SchedulerKind::all()
-                .iter()
-                .all(|k| k.name() != n)
-            {
+            if scheduler_color(n).is_none() {
                 other += 1;
             }
             c
         })
         .collect()
+}
+
+/// A point marker, so that series stay apart where colours are close or not seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    /// Filled circle.
+    Circle,
+    /// Filled triangle.
+    Triangle,
+    /// Filled square.
+    Square,
+    /// Cross (×).
+    Cross,
+    /// Hollow circle.
+    Ring,
+}
+
+/// The marker of the `i`-th series.
+pub fn marker_of(i: usize) -> Marker {
+    [
+        Marker::Circle,
+        Marker::Triangle,
+        Marker::Square,
+        Marker::Cross,
+        Marker::Ring,
+    ][i % 5]
+}
+
+/// Dash pattern (dash, gap, stroke width) of the `i`-th reference line: long dashes, then
+/// dots, then dash-dot-like short dashes, so that two reference lines never look alike.
+fn ref_dash(i: usize) -> (u32, u32, u32) {
+    [(10, 5, 2), (2, 4, 3), (16, 4, 2)][i % 3]
+}
+
+/// Colour of the `i`-th reference line (black, dark grey, then brown: none of them a
+/// scheduler's).
+fn ref_color(i: usize) -> RGBColor {
+    [
+        RGBColor(0, 0, 0),
+        RGBColor(90, 90, 90),
+        RGBColor(140, 86, 75),
+    ][i % 3]
+}
+
+fn draw_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    m: Marker,
+    (x, y): (i32, i32),
+    col: RGBColor,
+) -> PlotResult
+where
+    DB::ErrorType: 'static,
+{
+    match m {
+        Marker::Circle => area.draw(&Circle::new((x, y), 5, col.filled()))?,
+        Marker::Ring => area.draw(&Circle::new((x, y), 5, col.stroke_width(2)))?,
+        Marker::Square => area.draw(&Rectangle::new(
+            [(x - 4, y - 4), (x + 4, y + 4)],
+            col.filled(),
+        ))?,
+        Marker::Triangle => area.draw(&Polygon::new(
+            vec![(x, y - 6), (x - 5, y + 4), (x + 5, y + 4)],
+            col.filled(),
+        ))?,
+        Marker::Cross => {
+            area.draw(&PathElement::new(
+                vec![(x - 5, y - 5), (x + 5, y + 5)],
+                col.stroke_width(2),
+            ))?;
+            area.draw(&PathElement::new(
+                vec![(x - 5, y + 5), (x + 5, y - 5)],
+                col.stroke_width(2),
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+/// Tick values for a logarithmic axis over `lo..hi`: 1-2-5 steps (finer steps on short
+/// ranges, powers of ten on long ones), always including values below 1 when the range
+/// reaches there, so that ratios under 1 can be read.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let gen = |mantissas: &[f64]| -> Vec<f64> {
+        let mut v = Vec::new();
+        if !(lo > 0.0 && hi > lo) {
+            return v;
+        }
+        let mut e = lo.log10().floor() as i32;
+        while 10f64.powi(e) <= hi {
+            for &m in mantissas {
+                let x = m * 10f64.powi(e);
+                // Round away the float noise of m·10^e (0.30000000000000004).
+                let x = (x * 1e9).round() / 1e9;
+                if x >= lo && x <= hi {
+                    v.push(x);
+                }
+            }
+            e += 1;
+        }
+        v
+    };
+    let v = gen(&[1.0, 2.0, 5.0]);
+    if v.len() > 12 {
+        return gen(&[1.0]);
+    }
+    if v.len() >= 4 {
+        return v;
+    }
+    let v = gen(&[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]);
+    if v.len() >= 4 {
+        return v;
+    }
+    gen(&[
+        1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0,
+    ])
+}
+
+/// A log-axis tick label: up to 3 significant digits, no trailing zeros.
+fn fmt_log_tick(v: f64) -> String {
+    if v.abs() >= 1e4 {
+        return fmt_axis(v);
+    }
+    let s = format!("{:.3}", v);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// Axis label for a value: compact (1k, 2.5M) for large values, short decimals otherwise.
@@ -72,39 +212,65 @@ pub fn fmt_axis(v: f64) -> String {
         format!("{:.1}k", v / 1e3).replace(".0k", "k")
     } else if a >= 10.0 || (v - v.round()).abs() < 1e-9 {
         format!("{v:.0}")
-    } else if a >= 0.1 {
-        format!("{v:.2}")
     } else {
-        format!("{v:.3}")
+        // 3.5 and 0.5, not 3.50 beside 3 on the same axis.
+        let s = if a >= 0.1 {
+            format!("{v:.2}")
+        } else {
+            format!("{v:.3}")
+        };
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
 /// Width of the legend panel on the right of every chart.
-const LEGEND_W: u32 = 170;
+const LEGEND_W: u32 = 210;
+
+/// How a legend entry is drawn.
+#[derive(Debug, Clone, Copy)]
+enum Swatch {
+    /// A filled box (bars).
+    Bar,
+    /// A solid line with a marker.
+    Line(Marker),
+    /// A reference line with the `i`-th dash pattern.
+    Dashed(usize),
+}
 
 /// Draws a legend (one swatch and name per entry) in its own panel.
 fn draw_legend(
     area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
-    entries: &[(String, RGBColor, bool)],
+    entries: &[(String, RGBColor, Swatch)],
 ) -> PlotResult {
-    for (i, (name, col, dashed)) in entries.iter().enumerate() {
-        let y = 50 + 20 * i as i32;
-        if *dashed {
-            area.draw(&PathElement::new(
-                vec![(6, y + 6), (12, y + 6)],
-                col.stroke_width(2),
-            ))?;
-            area.draw(&PathElement::new(
-                vec![(16, y + 6), (22, y + 6)],
-                col.stroke_width(2),
-            ))?;
-        } else {
-            area.draw(&Rectangle::new([(6, y), (22, y + 12)], col.filled()))?;
+    for (i, (name, col, swatch)) in entries.iter().enumerate() {
+        let y = 60 + 28 * i as i32;
+        match swatch {
+            Swatch::Bar => area.draw(&Rectangle::new([(6, y - 8), (26, y + 8)], col.filled()))?,
+            Swatch::Line(m) => {
+                area.draw(&PathElement::new(
+                    vec![(2, y), (30, y)],
+                    col.stroke_width(2),
+                ))?;
+                draw_marker(area, *m, (16, y), *col)?;
+            }
+            Swatch::Dashed(k) => {
+                let (dash, gap, w) = ref_dash(*k);
+                let mut x = 2;
+                while x < 30 {
+                    let x1 = (x + dash as i32).min(30);
+                    area.draw(&PathElement::new(
+                        vec![(x, y), (x1, y)],
+                        col.stroke_width(w),
+                    ))?;
+                    x = x1 + gap as i32;
+                }
+            }
         }
         area.draw(&Text::new(
             name.clone(),
-            (28, y),
-            ("sans-serif", 13).into_font(),
+            (36, y),
+            TextStyle::from(("sans-serif", FONT).into_font())
+                .pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
     }
     Ok(())
@@ -147,104 +313,148 @@ fn y_range(values: impl Iterator<Item = f64>, log: bool, reference: Option<f64>)
     }
 }
 
+/// Space for the y axis's tick labels and title.
+const Y_LABEL_AREA: u32 = 96;
+/// Height of one row of bar groups.
+const BAR_ROW_H: u32 = 320;
+/// Height of the chart title.
+const TITLE_H: u32 = 44;
+
 impl Bars {
+    /// How many categories share one row: as many as fit with each group at least as wide
+    /// as its label and its bars, so that many categories wrap into several rows instead
+    /// of widening the chart (and shrinking its text when the page scales it down).
+    fn per_row(&self) -> usize {
+        let label_px = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(1)
+            * 10
+            + 14;
+        let bars_px = self.series.len().max(1) * 9 + 16;
+        let group = label_px.max(bars_px).max(60);
+        let usable = (WIDTH - LEGEND_W - Y_LABEL_AREA - 30) as usize;
+        let k = (usable / group).max(1);
+        let rows = self.categories.len().max(1).div_ceil(k);
+        self.categories.len().max(1).div_ceil(rows)
+    }
+
     /// Draws the chart to `path`.
     pub fn draw(&self, path: &Path) -> PlotResult {
-        let n_cat = self.categories.len().max(1);
-        let n_ser = self.series.len().max(1);
-        let per_cat = (n_ser * 9 + 16).max(84);
-        let width = (120 + n_cat * per_cat).clamp(640, 3200) as u32 + LEGEND_W;
-        let root = SVGBackend::new(path, (width, 520)).into_drawing_area();
+        let k = self.per_row();
+        let rows = self.categories.len().max(1).div_ceil(k);
+        let height = TITLE_H + rows as u32 * BAR_ROW_H;
+        let root = SVGBackend::new(path, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE)?;
-        let (plot_area, legend_area) = root.split_horizontally(width - LEGEND_W);
+        let body = root.titled(&self.title, ("sans-serif", TITLE_FONT))?;
+        let (plot_area, legend_area) = body.split_horizontally(WIDTH - LEGEND_W);
         let vals = self
             .series
             .iter()
             .flat_map(|(_, v)| v.iter().flatten().copied());
         let (lo, hi) = y_range(vals, self.log_y, self.reference);
         let cols = colors(self.series.iter().map(|(n, _)| n.as_str()));
-        if self.log_y {
-            self.draw_on(&plot_area, (lo..hi).log_scale(), lo, &cols)?;
-        } else {
-            self.draw_on(&plot_area, lo..hi, 0.0, &cols)?;
+        for (row, area) in plot_area.split_evenly((rows, 1)).iter().enumerate() {
+            let range = row * k..((row + 1) * k).min(self.categories.len());
+            if self.log_y {
+                let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
+                self.draw_on(area, range, k, y, lo, &cols, fmt_log_tick)?;
+            } else {
+                self.draw_on(area, range, k, lo..hi, 0.0, &cols, fmt_axis)?;
+            }
         }
         let entries: Vec<_> = self
             .series
             .iter()
             .zip(&cols)
-            .map(|((n, _), c)| (n.clone(), *c, false))
+            .map(|((n, _), c)| (n.clone(), *c, Swatch::Bar))
             .collect();
         draw_legend(&legend_area, &entries)?;
         root.present()?;
         Ok(())
     }
 
+    /// Draws the categories `cats` (of `k` slots, so every row's bars are equally wide).
+    #[allow(clippy::too_many_arguments)]
     fn draw_on<Y>(
         &self,
         area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+        cats: std::ops::Range<usize>,
+        k: usize,
         y: Y,
         base: f64,
         cols: &[RGBColor],
+        y_fmt: fn(f64) -> String,
     ) -> PlotResult
     where
         Y: AsRangedCoord<Value = f64>,
         Y::CoordDescType: ValueFormatter<f64>,
     {
-        let n_cat = self.categories.len();
         let n_ser = self.series.len().max(1);
-        let labels = self.categories.clone();
+        let labels: Vec<String> = self.categories[cats.clone()].to_vec();
+        let n = labels.len();
         let fmt = move |x: &f64| {
             let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
                 labels[i as usize].clone()
             } else {
                 String::new()
             }
         };
+        let x = -0.6f64..(k as f64 - 0.4);
         let mut chart = ChartBuilder::on(area)
-            .caption(&self.title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(70)
-            .build_cartesian_2d(-0.6f64..(n_cat as f64 - 0.4), y)?;
+            .margin(10)
+            .margin_right(20)
+            .x_label_area_size(34)
+            .y_label_area_size(Y_LABEL_AREA)
+            .build_cartesian_2d(x, y)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(n_cat.max(1))
+            .light_line_style(BLACK.mix(0.04))
+            .x_labels(k)
             .x_label_formatter(&fmt)
-            .x_label_style(("sans-serif", 12))
-            .y_label_formatter(&|v: &f64| fmt_axis(*v))
+            .label_style(("sans-serif", FONT))
+            .axis_desc_style(("sans-serif", FONT))
+            .y_label_formatter(&|v: &f64| y_fmt(*v))
             .y_desc(self.y_desc.as_str())
             .draw()?;
         if let Some(r) = self.reference {
+            let (dash, gap, w) = ref_dash(0);
             chart.draw_series(DashedLineSeries::new(
-                vec![(-0.6, r), (n_cat as f64 - 0.4, r)],
-                6,
-                4,
-                BLACK.stroke_width(1),
+                vec![(-0.6, r), (k as f64 - 0.4, r)],
+                dash,
+                gap,
+                ref_color(0).stroke_width(w),
             ))?;
         }
         let bw = 0.8 / n_ser as f64;
         for (s, (_, values)) in self.series.iter().enumerate() {
             let col = cols[s];
-            let rects = values.iter().enumerate().filter_map(|(i, v)| {
-                let v = (*v)?;
-                if !v.is_finite() {
-                    return None;
-                }
-                let x0 = i as f64 - 0.4 + s as f64 * bw;
-                Some(Rectangle::new(
-                    [(x0, base), (x0 + bw * 0.9, v)],
-                    col.filled(),
-                ))
-            });
+            let rects = values[cats.clone()]
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| {
+                    let v = (*v)?;
+                    if !v.is_finite() {
+                        return None;
+                    }
+                    let x0 = i as f64 - 0.4 + s as f64 * bw;
+                    Some(Rectangle::new(
+                        [(x0, base), (x0 + bw * 0.9, v)],
+                        col.filled(),
+                    ))
+                });
             chart.draw_series(rects)?;
         }
         Ok(())
     }
 }
 
-/// One series of a [`Lines`] chart: (name, points, dashed?).
+/// One series of a [`Lines`] chart: (name, points, dashed?). A dashed series is a
+/// reference line (drawn without markers, in its own dash pattern).
 pub type Series = (String, Vec<(f64, f64)>, bool);
 
 /// A line chart over a numeric x axis.
@@ -266,13 +476,37 @@ pub struct Lines {
     pub x_pow2: bool,
 }
 
+/// How each series of a [`Lines`] chart is drawn: colour and marker or dash pattern.
+fn line_styles(series: &[Series]) -> Vec<(RGBColor, Swatch)> {
+    let (mut sched, mut refs, mut other) = (0, 0, 0);
+    series
+        .iter()
+        .map(|(name, _, dashed)| {
+            if *dashed {
+                refs += 1;
+                (ref_color(refs - 1), Swatch::Dashed(refs - 1))
+            } else {
+                let c = match scheduler_color(name) {
+                    Some(c) => c,
+                    None => {
+                        other += 1;
+                        OTHER[(other - 1) % OTHER.len()]
+                    }
+                };
+                sched += 1;
+                (c, Swatch::Line(marker_of(sched - 1)))
+            }
+        })
+        .collect()
+}
+
 impl Lines {
     /// Draws the chart to `path`.
     pub fn draw(&self, path: &Path) -> PlotResult {
-        let width = 900 + LEGEND_W;
-        let root = SVGBackend::new(path, (width, 540)).into_drawing_area();
+        let root = SVGBackend::new(path, (WIDTH, 600)).into_drawing_area();
         root.fill(&WHITE)?;
-        let (plot_area, legend_area) = root.split_horizontally(width - LEGEND_W);
+        let body = root.titled(&self.title, ("sans-serif", TITLE_FONT))?;
+        let (plot_area, legend_area) = body.split_horizontally(WIDTH - LEGEND_W);
         let xs = self
             .series
             .iter()
@@ -294,28 +528,46 @@ impl Lines {
             }
         };
         let (y_lo, y_hi) = y_range(ys, self.log_y, None);
-        let cols = colors(self.series.iter().map(|(n, _, _)| n.as_str()));
+        let styles = line_styles(&self.series);
+        let y_log = || {
+            (y_lo..y_hi)
+                .log_scale()
+                .with_key_points(log_ticks(y_lo, y_hi))
+        };
         match (self.log_x, self.log_y) {
-            (false, false) => self.draw_on(&plot_area, x_lo..x_hi, y_lo..y_hi, &cols)?,
-            (false, true) => {
-                self.draw_on(&plot_area, x_lo..x_hi, (y_lo..y_hi).log_scale(), &cols)?
-            }
+            (false, false) => self.draw_on(&plot_area, x_lo..x_hi, y_lo..y_hi, &styles)?,
+            (false, true) => self.draw_on(&plot_area, x_lo..x_hi, y_log(), &styles)?,
             (true, false) => {
-                self.draw_on(&plot_area, (x_lo..x_hi).log_scale(), y_lo..y_hi, &cols)?
+                self.draw_on(&plot_area, (x_lo..x_hi).log_scale(), y_lo..y_hi, &styles)?
             }
-            (true, true) => self.draw_on(
-                &plot_area,
-                (x_lo..x_hi).log_scale(),
-                (y_lo..y_hi).log_scale(),
-                &cols,
-            )?,
+            (true, true) => self.draw_on(&plot_area, (x_lo..x_hi).log_scale(), y_log(), &styles)?,
         }
+        // A series with no point to draw gets no legend entry: the legend says what is
+        // in the plot. With nothing at all, the plot says so instead of staying blank.
+        let drawable = |pts: &[(f64, f64)]| {
+            pts.iter().any(|&(a, b)| {
+                a.is_finite()
+                    && b.is_finite()
+                    && (!self.log_y || b > 0.0)
+                    && (!self.log_x || a > 0.0)
+            })
+        };
         let entries: Vec<_> = self
             .series
             .iter()
-            .zip(&cols)
-            .map(|((n, _, d), c)| (n.clone(), *c, *d))
+            .zip(&styles)
+            .filter(|((_, p, _), _)| drawable(p))
+            .map(|((n, _, _), (c, sw))| (n.clone(), *c, *sw))
             .collect();
+        if entries.is_empty() {
+            let (w, h) = plot_area.dim_in_pixel();
+            plot_area.draw(&Text::new(
+                "no data to plot (see the note below the plot)",
+                (w as i32 / 2, h as i32 / 2),
+                TextStyle::from(("sans-serif", FONT).into_font())
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            ))?;
+        }
         draw_legend(&legend_area, &entries)?;
         root.present()?;
         Ok(())
@@ -326,7 +578,7 @@ impl Lines {
         area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
         x: X,
         y: Y,
-        cols: &[RGBColor],
+        styles: &[(RGBColor, Swatch)],
     ) -> PlotResult
     where
         X: AsRangedCoord<Value = f64>,
@@ -334,14 +586,18 @@ impl Lines {
         Y: AsRangedCoord<Value = f64>,
         Y::CoordDescType: ValueFormatter<f64>,
     {
+        let log_y = self.log_y;
         let mut chart = ChartBuilder::on(area)
-            .caption(&self.title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(50)
-            .y_label_area_size(80)
+            .margin(10)
+            .margin_right(24)
+            .x_label_area_size(60)
+            .y_label_area_size(Y_LABEL_AREA)
             .build_cartesian_2d(x, y)?;
         chart
             .configure_mesh()
+            .light_line_style(BLACK.mix(0.04))
+            .label_style(("sans-serif", FONT))
+            .axis_desc_style(("sans-serif", FONT))
             .x_label_formatter(&|v: &f64| {
                 if !self.x_pow2 {
                     fmt_axis(*v)
@@ -351,12 +607,18 @@ impl Lines {
                     String::new()
                 }
             })
-            .y_label_formatter(&|v: &f64| fmt_axis(*v))
+            .y_label_formatter(&|v: &f64| {
+                if log_y {
+                    fmt_log_tick(*v)
+                } else {
+                    fmt_axis(*v)
+                }
+            })
             .x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
             .draw()?;
-        for (s, (_, pts, dashed)) in self.series.iter().enumerate() {
-            let col = cols[s];
+        for ((_, pts, _), (col, swatch)) in self.series.iter().zip(styles) {
+            let col = *col;
             let pts: Vec<(f64, f64)> = pts
                 .iter()
                 .copied()
@@ -367,11 +629,45 @@ impl Lines {
                         && (!self.log_x || a > 0.0)
                 })
                 .collect();
-            if *dashed {
-                chart.draw_series(DashedLineSeries::new(pts, 6, 4, col.stroke_width(2)))?;
-            } else {
-                chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
-                chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, col.filled())))?;
+            match *swatch {
+                Swatch::Dashed(k) => {
+                    let (dash, gap, w) = ref_dash(k);
+                    chart.draw_series(DashedLineSeries::new(
+                        pts,
+                        dash,
+                        gap,
+                        col.stroke_width(w),
+                    ))?;
+                }
+                Swatch::Line(m) => {
+                    chart.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?;
+                    let pts = pts.into_iter();
+                    match m {
+                        Marker::Circle => {
+                            chart.draw_series(pts.map(|p| Circle::new(p, 5, col.filled())))?;
+                        }
+                        Marker::Ring => {
+                            chart
+                                .draw_series(pts.map(|p| Circle::new(p, 5, col.stroke_width(2))))?;
+                        }
+                        Marker::Triangle => {
+                            chart.draw_series(
+                                pts.map(|p| TriangleMarker::new(p, 6, col.filled())),
+                            )?;
+                        }
+                        Marker::Square => {
+                            chart.draw_series(pts.map(|p| {
+                                EmptyElement::at(p)
+                                    + Rectangle::new([(-4, -4), (4, 4)], col.filled())
+                            }))?;
+                        }
+                        Marker::Cross => {
+                            chart
+                                .draw_series(pts.map(|p| Cross::new(p, 5, col.stroke_width(2))))?;
+                        }
+                    }
+                }
+                Swatch::Bar => {}
             }
         }
         Ok(())
@@ -418,7 +714,63 @@ mod tests {
         assert_eq!(fmt_axis(1_000_000.0), "1M");
         assert_eq!(fmt_axis(25_000.0), "25k");
         assert_eq!(fmt_axis(16.0), "16");
-        assert_eq!(fmt_axis(0.5), "0.50");
+        assert_eq!(fmt_axis(0.5), "0.5");
+        assert_eq!(fmt_axis(0.25), "0.25");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+    #[test]
+    fn log_axes_get_ticks_below_one() {
+        // A ×rayon axis from 0.3 to 6: slower-than-rayon bars must be readable.
+        let t = log_ticks(0.3, 6.0);
+        assert!(
+            t.contains(&0.5) && t.contains(&1.0) && t.contains(&5.0),
+            "{t:?}"
+        );
+        assert!(t.iter().any(|&x| x < 1.0));
+        // A short range still gets several ticks.
+        assert!(log_ticks(0.8, 1.6).len() >= 3, "{:?}", log_ticks(0.8, 1.6));
+        assert_eq!(fmt_log_tick(0.5), "0.5");
+        assert_eq!(fmt_log_tick(1.5), "1.5");
+        assert_eq!(fmt_log_tick(200.0), "200");
+    }
+
+    #[test]
+    fn similar_series_and_reference_lines_are_told_apart() {
+        let s = |n: &str, dashed: bool| -> Series { (n.into(), vec![(1.0, 1.0)], dashed) };
+        let series = vec![
+            s("lcws-signal", false),
+            s("lcws-half", false),
+            s("∝ work (joins)", true),
+            s("∝ span (n)", true),
+        ];
+        let st = line_styles(&series);
+        let (sig, half, work, span) = (st[0], st[1], st[2], st[3]);
+        assert_ne!(sig.0, half.0, "lcws-signal and lcws-half share a colour");
+        let marker = |sw: Swatch| match sw {
+            Swatch::Line(m) => m,
+            _ => panic!("a scheduler series without a marker"),
+        };
+        assert_ne!(marker(sig.1), marker(half.1));
+        let dash = |sw: Swatch| match sw {
+            Swatch::Dashed(k) => ref_dash(k),
+            _ => panic!("a reference line drawn solid"),
+        };
+        assert_ne!(dash(work.1), dash(span.1));
+        for (c, _) in [work, span] {
+            assert!(
+                c != half.0 && c != sig.0,
+                "a reference line in a scheduler's colour"
+            );
+        }
+        // Every scheduler has its own colour.
+        let names: Vec<&str> = crate::sched::SchedulerKind::all()
+            .iter()
+            .map(|k| k.name())
+            .collect();
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                assert_ne!(color_of(a, 0), color_of(b, 0), "{a} and {b}");
+            }
+        }
     }
 }

@@ -453,6 +453,22 @@ pub fn write_results(
     Ok(())
 }
 
+/// Where a table belongs in the report: the page leads with the headline and the targets
+/// and collapses the raw per-cell tables, which few readers need and which would otherwise
+/// push everything else off the first screen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TableRole {
+    /// The one-glance answer (per workload: best splitsteal policy against rayon and chili).
+    Headline,
+    /// Targets with PASS / FAIL and why.
+    Targets,
+    /// A readable summary, shown beside its mode's plots.
+    #[default]
+    Summary,
+    /// Every cell: collapsed in the page, last in `tables.md`.
+    Raw,
+}
+
 /// A table with a title, rendered as aligned text, Markdown or HTML.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
@@ -464,6 +480,8 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
     /// Lines printed under the table.
     pub notes: Vec<String>,
+    /// Where the report puts it.
+    pub role: TableRole,
 }
 
 impl Table {
@@ -474,7 +492,14 @@ impl Table {
             header: header.iter().map(|s| s.to_string()).collect(),
             rows: Vec::new(),
             notes: Vec::new(),
+            role: TableRole::Summary,
         }
+    }
+
+    /// The same table in another role.
+    pub fn with_role(mut self, role: TableRole) -> Table {
+        self.role = role;
+        self
     }
 
     /// Appends a row.
@@ -549,7 +574,17 @@ impl Table {
 
     /// An HTML `<table>` under an `<h3>` heading.
     pub fn to_html(&self) -> String {
-        let mut s = format!("<h3>{}</h3>\n<table>\n<tr>", esc(&self.title));
+        let mut s = format!("<h3>{}</h3>\n{}", esc(&self.title), self.to_html_table());
+        for n in &self.notes {
+            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+        }
+        s
+    }
+
+    /// The bare HTML `<table>`, without title or notes. PASS and FAIL cells are coloured
+    /// so that a failed target or cell stands out in a long table.
+    pub fn to_html_table(&self) -> String {
+        let mut s = String::from("<table>\n<tr>");
         for h in &self.header {
             let _ = write!(s, "<th>{}</th>", esc(h));
         }
@@ -557,30 +592,42 @@ impl Table {
         for r in &self.rows {
             s.push_str("<tr>");
             for c in r {
-                let class = if c.contains("FAILED") {
-                    " class=\"failed\""
+                let mut class: Vec<&str> = Vec::new();
+                if c.contains("FAILED") || c == "FAIL" {
+                    class.push("failed");
+                } else if c == "PASS" {
+                    class.push("pass");
+                }
+                // Numbers line up on the right; sentences and names read from the left.
+                if c.chars().any(|ch| ch.is_alphabetic()) && !looks_numeric(c) {
+                    class.push("text");
+                }
+                let attr = if class.is_empty() {
+                    String::new()
                 } else {
-                    ""
+                    format!(" class=\"{}\"", class.join(" "))
                 };
-                let _ = write!(s, "<td{class}>{}</td>", esc(c));
+                let _ = write!(s, "<td{attr}>{}</td>", esc(c));
             }
             s.push_str("</tr>\n");
         }
         s.push_str("</table>\n");
-        for n in &self.notes {
-            let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
-        }
         s
     }
 }
 
-/// HTML escaping.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// A measurement with a unit or mark (`12.3 ms`, `1.20× (tie)`, `3.4k`), as opposed to a
+/// name or a sentence.
+fn looks_numeric(c: &str) -> bool {
+    c.trim_start_matches(['-', '+', '≤', '≥', ' '])
+        .chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_digit())
+        && c.split_whitespace().count() <= 3
 }
+
+/// HTML escaping (the one shared by every report).
+pub use splitsteal_report::page::esc;
 
 /// Seconds formatted with a unit that keeps 3 significant digits (`12.3 ms`).
 pub fn fmt_secs(s: f64) -> String {
@@ -800,7 +847,12 @@ mod tests {
         t.row(vec!["x".into(), "FAILED".into()]);
         assert!(t.to_text().contains("x  FAILED"));
         assert!(t.to_markdown().contains("| x | FAILED |"));
-        assert!(t.to_html().contains("class=\"failed\""));
+        assert!(t.to_html().contains("class=\"failed text\""));
+        let mut t = Table::new("T", &["a", "b", "c"]);
+        t.row(vec!["fib".into(), "12.3 ms".into(), "1.20× (tie)".into()]);
+        let h = t.to_html();
+        assert!(h.contains("<td class=\"text\">fib</td>"), "{h}");
+        assert!(h.contains("<td>12.3 ms</td><td>1.20× (tie)</td>"), "{h}");
         assert_eq!(fmt_secs(0.01234), "12.3 ms");
         assert_eq!(fmt_count(12_345_678), "12.3M");
     }

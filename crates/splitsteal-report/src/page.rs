@@ -21,7 +21,7 @@ nav{margin:0.8em 0;font-size:14px}nav a{margin-right:0.9em}\
 .scroll{overflow-x:auto;max-width:100%}\
 table{border-collapse:collapse;margin:0.8em 0;font-size:14px}\
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;vertical-align:top}\
-td:first-child,th:first-child{text-align:left}th{background:#eee}\
+td:first-child,th:first-child,td.text{text-align:left}th{background:#eee}\
 .failed,.fail{background:#fbb}.pass{background:#cfc}.tie{color:#666}\
 figure{margin:1.2em 0}figcaption{font-size:14px;color:#333;margin-top:0.3em}\
 img{max-width:100%;height:auto;border:1px solid #ddd}\
@@ -64,12 +64,18 @@ pub struct Page {
 }
 
 impl Page {
-    /// A page titled `title` that opens with the facts of `info`.
+    /// A page titled `title` that opens with the facts of `info`; a partial run
+    /// (`info.partial`) gets the banner of [`Page::partial`] instead of a fact line.
     pub fn new(title: &str, info: &RunInfo) -> Self {
+        let facts = RunInfo {
+            partial: None,
+            ..info.clone()
+        }
+        .lines();
         Page {
             title: title.to_string(),
-            facts: info.lines(),
-            banner: None,
+            facts,
+            banner: info.partial.clone(),
             contents: Vec::new(),
             body: String::new(),
         }
@@ -232,6 +238,20 @@ mod tests {
         assert!(h.contains("<a href=\"#sum\">Summary</a>"));
         assert!(h.contains("<a href=\"results.json\">results.json</a>"));
         assert!(!h.contains("PARTIAL"));
+    }
+
+    #[test]
+    fn a_partial_run_raises_the_banner_once() {
+        let info = RunInfo {
+            command: "splitsteal bench".into(),
+            partial: Some("interrupted after 2 of 9 runs".into()),
+            ..RunInfo::default()
+        };
+        let html = Page::new("bench", &info).html();
+        let banner = html.find("PARTIAL RESULTS: interrupted after 2 of 9 runs");
+        let facts = html.find("command: splitsteal bench");
+        assert!(banner.is_some() && banner < facts, "{html}");
+        assert_eq!(html.matches("interrupted after 2 of 9 runs").count(), 1);
     }
 
     #[test]

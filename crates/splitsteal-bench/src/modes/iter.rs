@@ -234,6 +234,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
             ]);
         }
     }
+    full.role = crate::report::TableRole::Raw;
     for r in recs.iter().filter(|r| !r.verified) {
         full.notes.push(format!(
             "FAILED: {} on {}@{}: {}",

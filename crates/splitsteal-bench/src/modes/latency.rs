@@ -320,5 +320,43 @@ fn plots(env: &Env, out: &mut ModeOutput) {
             x_pow2: true,
         };
         env.plot(&mut out.plots, &mut out.notes, file, title, |p| l.draw(p));
+        let missing = missing_points(&out.records, key);
+        if let (Some(p), false) = (out.plots.last_mut(), missing.is_empty()) {
+            if p.file == file {
+                p.notes.push(format!(
+                    "No point for {}: {}.",
+                    missing.join("; "),
+                    if key == "first_other_p50_us" {
+                        "in none of its runs did a task start on another worker than the origin's, \
+                         so there is no first-on-the-other-worker delay to plot"
+                    } else {
+                        "the cell has no such measurement (failed or not run)"
+                    }
+                ));
+            }
+        }
     }
+}
+
+/// The (scheduler, N) latency cells that ran but have no `key`: the points a plot of
+/// `key` leaves out, one entry per N (`N = 2: lcws-poll, chili`), in record order.
+pub fn missing_points(records: &[Record], key: &str) -> Vec<String> {
+    let mut by_n: Vec<(String, Vec<&str>)> = Vec::new();
+    for r in records
+        .iter()
+        .filter(|r| r.experiment == "latency" && !r.extra.contains_key(key))
+    {
+        let n = r
+            .extra
+            .get("n")
+            .map(|n| format!("{n:.0}"))
+            .unwrap_or_else(|| r.workload.trim_start_matches("spawn-").to_string());
+        match by_n.iter_mut().find(|(m, _)| *m == n) {
+            Some((_, v)) => v.push(&r.scheduler),
+            None => by_n.push((n, vec![&r.scheduler])),
+        }
+    }
+    by_n.into_iter()
+        .map(|(n, v)| format!("N = {n}: {}", v.join(", ")))
+        .collect()
 }

@@ -162,6 +162,8 @@ pub struct Plot {
     pub file: String,
     /// Caption.
     pub caption: String,
+    /// What the plot leaves out and why (shown under it).
+    pub notes: Vec<String>,
 }
 
 /// What an experiment produced.
@@ -263,6 +265,7 @@ impl Env {
             Ok(()) => plots.push(Plot {
                 file: file.into(),
                 caption: caption.into(),
+                notes: Vec::new(),
             }),
             Err(e) => notes.push(format!("plot {file} failed: {e}")),
         }

@@ -399,6 +399,7 @@ fn abp_tables(records: &[Record]) -> Vec<Table> {
         ..Default::default()
     };
     let mut raw = Table {
+        role: crate::report::TableRole::Raw,
         title: "multiprogram: median time [measured P_A]".into(),
         header,
         ..Default::default()
@@ -507,6 +508,7 @@ pub fn one_cpu_tables(records: &[Record]) -> Vec<Table> {
         ..Default::default()
     };
     let mut raw = Table {
+        role: crate::report::TableRole::Raw,
         title: format!(
             "multiprogram, {ONE_CPU_LABEL}: median time, 2 workers / 1 worker (both on 1 CPU) [P_A: CPU time / wall time, 2 workers / 1 worker]"
         ),

@@ -5,7 +5,8 @@ use std::time::Instant;
 use crate::modes::{scheduler_order, workload_order, Env, ModeOutput};
 use crate::plot::Bars;
 use crate::report::{
-    fill_ratios, fmt_count, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, Tally, Versus,
+    fill_ratios, fmt_count, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, TableRole,
+    Tally, Versus,
 };
 use crate::runner::{build_pools, cells, idle_load, measure, Reps};
 use crate::sched::{SchedulerKind, SpawnKind};
@@ -159,6 +160,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         ));
     }
     full.notes.extend(spawn.iter().map(|(_, n)| n.clone()));
+    full.role = TableRole::Raw;
     let mut out = vec![full];
     let mut threads: Vec<usize> = recs
         .iter()
@@ -167,13 +169,133 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         .collect();
     threads.sort_unstable();
     threads.dedup();
+    if let Some(&t) = threads.last() {
+        out.extend(headline(&recs, &order, t));
+    }
     for &t in &threads {
         out.push(summary(&recs, &order, t, &spawn));
     }
     if let Some(&t) = threads.last() {
-        out.push(targets(&recs, &order, t));
+        out.push(targets(&recs, &order, t).with_role(TableRole::Targets));
     }
     out
+}
+
+/// The splitsteal policies among `order` (every scheduler but serial, rayon and chili).
+fn policies_of(order: &[String]) -> Vec<&String> {
+    order
+        .iter()
+        .filter(|s| !matches!(s.as_str(), "serial" | "rayon" | "chili"))
+        .collect()
+}
+
+/// `rival`'s time / `best`'s time on medians, marked `(tie)` when the two cells' min–max
+/// ranges overlap, so that a reader does not take a difference within the run-to-run
+/// spread for a result.
+fn versus_cell(best: &Record, rival: Option<&Record>) -> (String, Option<f64>) {
+    let Some(r) = rival else {
+        return ("-".into(), None);
+    };
+    if !r.verified {
+        return ("FAILED".into(), None);
+    }
+    match (r.median_s, best.median_s) {
+        (Some(a), Some(b)) if b > 0.0 => {
+            let tie = Versus::of_records(best, r) == Some(Versus::Tie);
+            let x = a / b;
+            (
+                format!("{x:.2}×{}", if tie { " (tie)" } else { "" }),
+                Some(x),
+            )
+        }
+        _ => ("-".into(), None),
+    }
+}
+
+/// The headline at `t` threads: per workload, the fastest splitsteal policy (lowest median
+/// among verified cells) and its time, rayon's and chili's times, and ×rayon, ×chili
+/// (their time / the policy's: > 1 is splitsteal faster). Columns of a scheduler that was
+/// not run are left out, with a note saying so. `None` if no policy ran.
+fn headline(recs: &[&Record], order: &[String], t: usize) -> Option<Table> {
+    let policies = policies_of(order);
+    if policies.is_empty() {
+        return None;
+    }
+    let rivals: Vec<&str> = ["rayon", "chili"]
+        .into_iter()
+        .filter(|s| order.iter().any(|o| o == s))
+        .collect();
+    let mut header = vec!["workload", "best splitsteal policy", "its time"];
+    header.extend(rivals.iter().copied());
+    let ratio_names: Vec<String> = rivals.iter().map(|r| format!("×{r}")).collect();
+    header.extend(ratio_names.iter().map(String::as_str));
+    let mut tab = Table::new(
+        format!("Headline at {t} threads: the fastest splitsteal policy per workload against rayon and chili"),
+        &header,
+    )
+    .with_role(TableRole::Headline);
+    let workloads = workload_order(&recs.iter().map(|r| (*r).clone()).collect::<Vec<_>>());
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); rivals.len()];
+    for w in &workloads {
+        let best = policies
+            .iter()
+            .filter_map(|p| cell(recs, w, p, t))
+            .filter(|r| r.verified && r.median_s.is_some())
+            .min_by(|a, b| {
+                a.median_s
+                    .unwrap_or(f64::MAX)
+                    .total_cmp(&b.median_s.unwrap_or(f64::MAX))
+            });
+        let mut row = vec![w.clone()];
+        match best {
+            Some(b) => {
+                row.push(b.scheduler.clone());
+                row.push(fmt_secs(b.median_s.unwrap_or(f64::NAN)));
+                let mut xs = Vec::new();
+                for (i, rv) in rivals.iter().enumerate() {
+                    let rc = cell(recs, w, rv, t);
+                    row.push(match rc {
+                        Some(r) if !r.verified => "FAILED".into(),
+                        Some(r) => r.median_s.map(fmt_secs).unwrap_or_else(|| "-".into()),
+                        None => "-".into(),
+                    });
+                    let (text, x) = versus_cell(b, rc);
+                    ratios[i].extend(x);
+                    xs.push(text);
+                }
+                row.extend(xs);
+            }
+            None => {
+                row.push("FAILED (no policy verified)".into());
+                row.extend(std::iter::repeat_n("-".to_string(), 1 + 2 * rivals.len()));
+            }
+        }
+        tab.row(row);
+    }
+    if !rivals.is_empty() {
+        let mut g = vec!["geomean".to_string(), String::new(), String::new()];
+        g.extend(rivals.iter().map(|_| String::new()));
+        g.extend(ratios.iter().map(|v| {
+            geomean(v)
+                .map(|x| format!("{x:.2}×"))
+                .unwrap_or_else(|| "-".into())
+        }));
+        tab.row(g);
+    }
+    if !rivals.is_empty() {
+        tab.notes.push(
+            "×rayon, ×chili: their median time / the best policy's (> 1: splitsteal faster). (tie): the two cells' \
+             min–max ranges over the repetitions overlap, so the difference is within the run-to-run spread."
+                .into(),
+        );
+    }
+    for s in ["rayon", "chili"] {
+        if !rivals.contains(&s) {
+            tab.notes
+                .push(format!("{s} was not run (--policy), so it has no column."));
+        }
+    }
+    Some(tab)
 }
 
 fn cell<'a>(recs: &[&'a Record], w: &str, s: &str, t: usize) -> Option<&'a Record> {
@@ -294,10 +416,8 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
         &["target", "measured", "status"],
     );
     let workloads = workload_order(&recs.iter().map(|r| (*r).clone()).collect::<Vec<_>>());
-    let policies: Vec<&String> = order
-        .iter()
-        .filter(|s| !matches!(s.as_str(), "serial" | "rayon" | "chili"))
-        .collect();
+    let policies = policies_of(order);
+    let ran = |s: &str| order.iter().any(|o| o == s);
     // Geomean ×rayon per policy, over the workloads where it verified.
     let gm = |s: &str| {
         let v: Vec<f64> = workloads
@@ -353,8 +473,14 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
         }
         None => tab.row(vec![
             "best policy ≥ 1.2× rayon (geomean)".into(),
-            format!("chili: {}×", fmt_ratio(gm("chili"))),
-            "n/a (no policy ran)".into(),
+            if !ran("rayon") {
+                "n/a: rayon not run".into()
+            } else if policies.is_empty() {
+                "n/a: no splitsteal policy run".into()
+            } else {
+                "n/a: no policy cell verified with a rayon cell beside it".into()
+            },
+            "n/a".into(),
         ]),
     }
     let chili_w: Vec<String> = registry()
@@ -380,7 +506,11 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
             })
             .collect()
     });
-    let chili_target = format!("best policy no slower than chili on {}", chili_w.join(", "));
+    let chili_target = if chili_w.is_empty() {
+        "best policy no slower than chili on chili's workloads (none selected)".to_string()
+    } else {
+        format!("best policy no slower than chili on {}", chili_w.join(", "))
+    };
     match (best, vs_chili) {
         (Some((p, _)), Some(v)) if !v.is_empty() => {
             let g = geomean(&v.iter().map(|x| x.0).collect::<Vec<_>>()).unwrap_or(f64::NAN);
@@ -415,7 +545,18 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
                 if g >= 1.0 { "PASS" } else { "FAIL" }.into(),
             ])
         }
-        _ => tab.row(vec![chili_target, "-".into(), "n/a".into()]),
+        _ => {
+            let why = if !ran("chili") {
+                "n/a: chili not run"
+            } else if chili_w.is_empty() {
+                "n/a: no chili workload run"
+            } else if !ran("rayon") {
+                "n/a: rayon not run (the best policy is the one with the best ×rayon)"
+            } else {
+                "n/a: a chili or policy cell failed"
+            };
+            tab.row(vec![chili_target, why.into(), "n/a".into()])
+        }
     }
     let sig = "lcws-signal";
     let cl = "chase-lev";
@@ -426,7 +567,13 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
             tally.extend(Versus::of_records(s, c));
         }
     }
+    let missing: Vec<&str> = [sig, cl].into_iter().filter(|s| !ran(s)).collect();
     match tally.win_share() {
+        None if !missing.is_empty() => tab.row(vec![
+            target,
+            format!("n/a: {} not run", missing.join(" and ")),
+            "n/a".into(),
+        ]),
         None => tab.row(vec![target, "-".into(), "n/a".into()]),
         Some(frac) => tab.row(vec![
             target,
@@ -621,5 +768,68 @@ mod tests {
         assert!(tabs
             .iter()
             .all(|t| t.notes.iter().all(|n| !n.starts_with('†'))));
+    }
+    #[test]
+    fn headline_picks_the_fastest_policy_and_marks_ties() {
+        let mut recs = vec![
+            rec_times("fib", "chase-lev", vec![0.20, 0.21]),
+            rec_times("fib", "lcws-signal", vec![0.10, 0.12]),
+            rec_times("fib", "rayon", vec![0.30, 0.31]),
+            rec_times("fib", "chili", vec![0.11, 0.13]),
+        ];
+        fill_ratios(&mut recs);
+        let tabs = tables(&recs);
+        let h = tabs
+            .iter()
+            .find(|t| t.role == TableRole::Headline)
+            .expect("a headline table");
+        assert_eq!(
+            h.header,
+            [
+                "workload",
+                "best splitsteal policy",
+                "its time",
+                "rayon",
+                "chili",
+                "×rayon",
+                "×chili"
+            ]
+        );
+        let fib = &h.rows[0];
+        assert_eq!(fib[1], "lcws-signal");
+        // rayon 0.305 / 0.11 beyond the spread; chili's range overlaps: a tie.
+        assert_eq!(fib[5], "2.77×");
+        assert_eq!(fib[6], "1.09× (tie)");
+        assert_eq!(tabs[0].role, TableRole::Raw);
+        assert_eq!(tabs.last().unwrap().role, TableRole::Targets);
+    }
+
+    #[test]
+    fn targets_say_which_scheduler_was_not_run() {
+        let mut recs = vec![
+            rec_times("fib", "lcws-signal", vec![0.10]),
+            rec_times("spawnjoin", "lcws-signal", vec![0.10]),
+        ];
+        fill_ratios(&mut recs);
+        let tabs = tables(&recs);
+        let targets = tabs.last().unwrap();
+        let measured: Vec<&str> = targets.rows.iter().map(|r| r[1].as_str()).collect();
+        assert!(measured.contains(&"n/a: rayon not run"), "{measured:?}");
+        assert!(measured.contains(&"n/a: chili not run"), "{measured:?}");
+        assert!(
+            targets.rows.iter().all(|r| !r[0].ends_with(" on ")),
+            "{:?}",
+            targets.rows
+        );
+        assert!(measured.contains(&"n/a: chase-lev not run"), "{measured:?}");
+        assert!(measured.iter().all(|m| !m.contains("-×")), "{measured:?}");
+        let h = tabs.iter().find(|t| t.role == TableRole::Headline).unwrap();
+        assert_eq!(
+            h.header.len(),
+            3,
+            "no rayon or chili columns: {:?}",
+            h.header
+        );
+        assert!(h.notes.iter().any(|n| n.starts_with("rayon was not run")));
     }
 }
