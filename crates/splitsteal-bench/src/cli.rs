@@ -588,25 +588,12 @@ fn is_mode_plot(name: &str) -> bool {
 /// Removes the plots an earlier run left in `out` that this report does not show, so that
 /// the folder holds one run's report. Only the modes' plot names are touched.
 fn remove_stale_plots(out: &Path, outputs: &[(Mode, ModeOutput)]) -> Result<(), PathError> {
-    let entries = std::fs::read_dir(out).map_err(|source| PathError {
-        path: out.to_path_buf(),
-        action: "list",
-        source,
-    })?;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let current = outputs
+    let drawn = |name: &str| {
+        outputs
             .iter()
-            .any(|(_, o)| o.plots.iter().any(|p| p.file == name));
-        if is_mode_plot(&name) && !current && e.path().is_file() {
-            std::fs::remove_file(e.path()).map_err(|source| PathError {
-                path: e.path(),
-                action: "remove the stale plot",
-                source,
-            })?;
-        }
-    }
-    Ok(())
+            .any(|(_, o)| o.plots.iter().any(|p| p.file == name))
+    };
+    out_dir::remove_stale(out, |name| is_mode_plot(name) && !drawn(name))
 }
 
 /// Writes results.json, results.csv, tables.md and index.html into `out`, after removing

@@ -3,8 +3,11 @@
 //! interrupt that keeps the finished work, no stale files in a reused report folder.
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+mod common;
+use common::{output_with_closed_stdout, scratch};
 
 fn splitsteal(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_splitsteal"));
@@ -97,20 +100,6 @@ fn a_small_simulation_runs_and_prints_json() {
 }
 
 // ---- `splitsteal bench` as a tool scripts can trust (issue 14) ----
-
-/// A fresh, unique folder under the system's temporary folder (removed if it exists).
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "splitsteal-cli-{name}-{}-{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
 
 /// The cheapest real run: one quick workload, one repetition, no warm-up, two schedulers
 /// (serial and one policy) at one thread.
@@ -275,13 +264,7 @@ fn a_failed_cell_exits_1_after_writing_the_report() {
 #[test]
 fn a_closed_stdout_does_not_stop_the_run() {
     let out = scratch("pipe");
-    let mut child = bench_cmd(&quick_bench(&out))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
+    let o = output_with_closed_stdout(&mut bench_cmd(&quick_bench(&out)));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     for f in ["results.json", "results.csv", "tables.md", "index.html"] {

@@ -3,7 +3,10 @@
 //! run's facts and writes an `index.html` whose links all resolve. Every run here is tiny.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+
+mod common;
+use common::output_with_closed_stdout;
 
 /// The three simulators that write files, with tiny parameters.
 fn writing_commands() -> Vec<Vec<&'static str>> {
@@ -65,9 +68,9 @@ fn sim(args: &[&str], out: Option<&Path>) -> Output {
     cmd.output().expect("run the splitsteal binary")
 }
 
+/// A fresh scratch folder, created.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("splitsteal-sim-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::scratch(&format!("sim-{name}"));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -129,15 +132,7 @@ fn a_closed_stdout_is_not_a_failure() {
         if args[0] != "latency" || args.iter().any(|a| a == "--sweep") {
             cmd.arg("--out").arg(d.join(i.to_string()));
         }
-        let mut child = cmd
-            .env("SPLITSTEAL_NUM_THREADS", "2")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The reader goes away before the first line is written, as with `| head -0`.
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
+        let o = output_with_closed_stdout(cmd.env("SPLITSTEAL_NUM_THREADS", "2"));
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");

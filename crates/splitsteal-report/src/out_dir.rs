@@ -60,6 +60,19 @@ pub fn read_to_string(path: &Path) -> Result<String, PathError> {
     std::fs::read_to_string(path).map_err(at(path, "read"))
 }
 
+/// Removes the files directly in `dir` whose name `is_stale` picks: what an earlier run
+/// left in a reused output folder and this run does not write, so that the folder holds one
+/// run's report. The caller names only its own files; folders are never touched.
+pub fn remove_stale(dir: &Path, is_stale: impl Fn(&str) -> bool) -> Result<(), PathError> {
+    for entry in std::fs::read_dir(dir).map_err(at(dir, "list"))?.flatten() {
+        let path = entry.path();
+        if is_stale(&entry.file_name().to_string_lossy()) && path.is_file() {
+            std::fs::remove_file(&path).map_err(at(&path, "remove the stale file"))?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +91,23 @@ mod tests {
         assert!(d.is_dir());
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
         std::fs::remove_dir_all(d.parent().unwrap().parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn remove_stale_removes_only_the_picked_files() {
+        let d = scratch("stale");
+        std::fs::create_dir_all(d.join("old.svg")).unwrap(); // a folder: never touched
+        for f in ["old-1.svg", "keep.svg", "notes.txt"] {
+            std::fs::write(d.join(f), b"x").unwrap();
+        }
+        remove_stale(&d, |n| n.starts_with("old") && n != "keep.svg").unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["keep.svg", "notes.txt", "old.svg"]);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

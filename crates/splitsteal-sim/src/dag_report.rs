@@ -328,21 +328,13 @@ pub fn write_all(
 ) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     out_dir::prepare(out)?;
     // Panels not computed this time must not survive from an earlier run beside this index.
-    for stale in ["regular", "irregular", "procs"] {
-        if panels.iter().any(|p| p.name == stale) {
-            continue;
-        }
-        for ext in ["json", "svg"] {
-            let path = out.join(format!("dag_{stale}.{ext}"));
-            if path.exists() {
-                std::fs::remove_file(&path).map_err(|source| out_dir::PathError {
-                    path: path.clone(),
-                    action: "remove the stale file",
-                    source,
-                })?;
-            }
-        }
-    }
+    let stale = |name: &str| {
+        ["regular", "irregular", "procs"].iter().any(|panel| {
+            !panels.iter().any(|p| p.name == *panel)
+                && (name == format!("dag_{panel}.json") || name == format!("dag_{panel}.svg"))
+        })
+    };
+    out_dir::remove_stale(out, stale)?;
     let mut files = Vec::new();
     let mut page = Page::new(
         "Synchronization of classical work stealing vs LCWS (LCWS paper, Figure 2)",

@@ -413,23 +413,9 @@ pub fn write_outputs(
 /// Removes `figure1_lambda*.svg` files of earlier sweeps at other latencies from a reused
 /// folder, so that what lies beside `index.html` is this run's.
 fn remove_stale_figures(out: &Path, keep: &str) -> Result<(), out_dir::PathError> {
-    let entries = std::fs::read_dir(out).map_err(|source| out_dir::PathError {
-        path: out.to_path_buf(),
-        action: "list",
-        source,
-    })?;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with("figure1_lambda") && name.ends_with(".svg") && name != keep {
-            let path = e.path();
-            std::fs::remove_file(&path).map_err(|source| out_dir::PathError {
-                path,
-                action: "remove the stale figure",
-                source,
-            })?;
-        }
-    }
-    Ok(())
+    out_dir::remove_stale(out, |name| {
+        name.starts_with("figure1_lambda") && name.ends_with(".svg") && name != keep
+    })
 }
 
 /// The pipe tables of a Markdown text as HTML tables; other lines become paragraphs.
