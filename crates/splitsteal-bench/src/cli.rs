@@ -19,10 +19,11 @@ use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{self, Size};
 
 const AFTER_HELP: &str = "\
-Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads;
-about 15 minutes) and the iter section (parallel iterators, splitsteal's default policy
-against rayon) and writes bench-report/. Use --quick for about a minute, and --mode all
-for every experiment of the papers. A run whose output fails verification is reported
+Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
+and the iter section (parallel iterators, splitsteal's default policy against rayon) and
+writes bench-report/: about 3.5 minutes on 2 idle cores. --quick takes about 30 s, and
+--mode all (every experiment of the papers) about 4.5 minutes; a busy machine stretches
+these (the README has the measured times). A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
 Examples:

@@ -112,7 +112,8 @@ impl<W: Workload> DynWorkload for W {
 pub enum Size {
     /// Tiny inputs for `cargo test` (debug builds).
     Test,
-    /// `--quick`: about 25 ms per serial run, so the quick suite takes about a minute.
+    /// `--quick`: about 25 ms per serial run, so the quick suite takes about half a
+    /// minute on 2 cores.
     Quick,
     /// The default: about 150–250 ms per serial run.
     Full,
