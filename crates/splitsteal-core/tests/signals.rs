@@ -49,29 +49,40 @@ fn blocking_under_signals(policy: Policy) {
     // SAFETY: `pipe` writes two descriptors into the array.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
     let (rd, wr) = (fds[0], fds[1]);
-    let writer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        // SAFETY: writing 4 bytes from a live buffer to our pipe.
-        let n = unsafe { libc::write(wr, b"ping".as_ptr().cast(), 4) };
-        assert_eq!(n, 4);
-    });
     let stop = AtomicBool::new(false);
     let signals_before = pool.stats().signals;
-    let (read_result, slept) = pool.install(|| {
-        with_private_tasks(40, &|| {
+    let signals_sent = || pool.stats().signals - signals_before;
+    let (read_result, slept) = std::thread::scope(|s| {
+        // The writer waits for the thief's signals rather than for a fixed time, so a
+        // loaded machine that delays the thief cannot end the read before any signal
+        // lands (lcws-half needs about six signals to expose 40 tasks; waiting for three
+        // keeps the read blocked while they arrive). After 10 s it writes anyway and the
+        // signal-count assertion below fails.
+        s.spawn(|| {
             let t = Instant::now();
-            std::thread::sleep(Duration::from_millis(100));
-            let slept = t.elapsed();
-            let mut buf = [0u8; 4];
-            // Raw `read`: no retry loop that would hide an EINTR.
-            // SAFETY: reading into a live 4-byte buffer.
-            let n = unsafe { libc::read(rd, buf.as_mut_ptr().cast(), 4) };
-            let err = std::io::Error::last_os_error();
-            stop.store(true, Ordering::SeqCst);
-            ((n, buf, err.raw_os_error()), slept)
+            while signals_sent() < 3 && t.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            // SAFETY: writing 4 bytes from a live buffer to our pipe.
+            let n = unsafe { libc::write(wr, b"ping".as_ptr().cast(), 4) };
+            assert_eq!(n, 4);
+        });
+        pool.install(|| {
+            with_private_tasks(40, &|| {
+                let t = Instant::now();
+                std::thread::sleep(Duration::from_millis(100));
+                let slept = t.elapsed();
+                let mut buf = [0u8; 4];
+                // Raw `read`: no retry loop that would hide an EINTR.
+                // SAFETY: reading into a live 4-byte buffer.
+                let n = unsafe { libc::read(rd, buf.as_mut_ptr().cast(), 4) };
+                let err = std::io::Error::last_os_error();
+                stop.store(true, Ordering::SeqCst);
+                ((n, buf, err.raw_os_error()), slept)
+            })
         })
     });
-    writer.join().unwrap();
     let (n, buf, errno) = read_result;
     assert_eq!(n, 4, "{policy}: read failed with errno {errno:?}");
     assert_eq!(&buf, b"ping", "{policy}");
