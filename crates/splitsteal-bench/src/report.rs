@@ -560,7 +560,11 @@ impl Table {
             self.header
                 .iter()
                 .enumerate()
-                .map(|(i, _)| if i == 0 { "---|" } else { "---:|" })
+                .map(|(i, _)| if i == 0 || self.is_text_column(i) {
+                    "---|"
+                } else {
+                    "---:|"
+                })
                 .collect::<String>()
         );
         for r in &self.rows {
@@ -570,6 +574,17 @@ impl Table {
             let _ = write!(s, "\n{n}\n");
         }
         s
+    }
+
+    /// Whether every filled cell of column `i` is a name or a sentence (aligned left).
+    fn is_text_column(&self, i: usize) -> bool {
+        let mut cells = self
+            .rows
+            .iter()
+            .filter_map(|r| r.get(i))
+            .filter(|c| !c.is_empty())
+            .peekable();
+        cells.peek().is_some() && cells.all(|c| is_text(c))
     }
 
     /// An HTML `<table>` under an `<h3>` heading.
@@ -599,7 +614,7 @@ impl Table {
                     class.push("pass");
                 }
                 // Numbers line up on the right; sentences and names read from the left.
-                if c.chars().any(|ch| ch.is_alphabetic()) && !looks_numeric(c) {
+                if is_text(c) {
                     class.push("text");
                 }
                 let attr = if class.is_empty() {
@@ -614,6 +629,11 @@ impl Table {
         s.push_str("</table>\n");
         s
     }
+}
+
+/// A name or a sentence (`lcws-signal`, `n/a: rayon not run`), as opposed to a measurement.
+fn is_text(c: &str) -> bool {
+    c.chars().any(|ch| ch.is_alphabetic()) && !looks_numeric(c)
 }
 
 /// A measurement with a unit or mark (`12.3 ms`, `1.20× (tie)`, `3.4k`), as opposed to a
@@ -853,6 +873,15 @@ mod tests {
         let h = t.to_html();
         assert!(h.contains("<td class=\"text\">fib</td>"), "{h}");
         assert!(h.contains("<td>12.3 ms</td><td>1.20× (tie)</td>"), "{h}");
+        // Markdown: a column of names reads from the left, measurements from the right.
+        let mut t = Table::new("T", &["workload", "best policy", "its time"]);
+        t.row(vec!["fib".into(), "lcws-cons".into(), "5.46 ms".into()]);
+        t.row(vec!["uts".into(), String::new(), "4.54 ms".into()]);
+        assert!(
+            t.to_markdown().contains("|---|---|---:|"),
+            "{}",
+            t.to_markdown()
+        );
         assert_eq!(fmt_secs(0.01234), "12.3 ms");
         assert_eq!(fmt_count(12_345_678), "12.3M");
     }
