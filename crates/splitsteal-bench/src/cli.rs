@@ -64,7 +64,7 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
-    /// multiprogram, or all (default: suite,iter). A mode named here that the --workload
+    /// multiprogram, mailbox, or all (default: suite,iter). A mode named here that the --workload
     /// and --policy selection leaves with nothing to run is an error.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
