@@ -63,14 +63,14 @@ impl Queue {
         Queue::ArrayQueue,
     ];
 
-    /// The name in records, tables and the plot.
+    /// The name in records, tables and the plot (short enough for the plot's legend).
     pub fn name(self) -> &'static str {
         match self {
             Queue::Splitsteal => "splitsteal-mailbox",
             Queue::Locked => "mutex-vecdeque",
             Queue::Channel => "crossbeam-channel",
             Queue::SegQueue => "crossbeam-segqueue",
-            Queue::ArrayQueue => "crossbeam-arrayqueue",
+            Queue::ArrayQueue => "crossbeam-array",
         }
     }
 }
@@ -364,7 +364,7 @@ fn notes(per: usize) -> Vec<String> {
              (oneTBB's mail_outbox; the low-latency thesis, §3.4.2): the experiment's shape, so it is measured as a queue. \
              Its message is what mailing a task costs the runtime, less the deque push and the wake-up: the producer allocates a \
              proxy and pushes it, the consumer pops it, claims it from the mailbox side and frees it. The other queues carry a \
-             plain u64; ArrayQueue is bounded ({ARRAY_CAPACITY} slots: a producer that finds it full backs off and retries)."
+             plain u64; crossbeam-array is crossbeam-queue's ArrayQueue, bounded ({ARRAY_CAPACITY} slots: a producer that finds it full backs off and retries)."
         ),
         format!(
             "Each producer sends {per} messages; threads = producers, plus the one consumer. This machine has {cores} core(s): \
