@@ -91,6 +91,7 @@ fn every_plot_is_written_and_its_labels_lie_inside_it() {
         "latency-last.svg",
         "multiprogram.svg",
         "multiprogram-speedup.svg",
+        "mailbox.svg",
     ] {
         assert!(names.iter().any(|n| n == want), "{want} missing: {names:?}");
     }

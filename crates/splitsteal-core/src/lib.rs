@@ -56,6 +56,12 @@ mod wakeup;
 mod worker;
 mod yielding;
 
+/// The mailbox alone, for splitsteal-bench's `mailbox` mode only: the runtime's mailbox is
+/// private (it carries task proxies users never see), but its micro-benchmarks must time the
+/// real push / pop / claim / free path. Not API.
+#[doc(hidden)]
+pub use mailbox::bench_support;
+
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};

@@ -337,6 +337,95 @@ impl Drop for Mailbox {
     }
 }
 
+/// The mailbox on its own, for `splitsteal-bench`'s `mailbox` mode (the low-latency
+/// thesis's mailbox micro-benchmarks). Not part of splitsteal's API: the runtime mails task
+/// proxies, which users never see, and the benchmark needs the same push / pop / claim /
+/// free path without a pool around it. `doc(hidden)` because it exists for measurement
+/// only and may change with the runtime.
+pub mod bench_support {
+    use std::ptr::{self, NonNull};
+    use std::sync::Arc;
+
+    use super::{Mailbox, Proxy, WorkerRange, IN_DEQUE, IN_MAILBOX};
+    use crate::job::{JobHeader, JobRef};
+
+    /// The largest message [`Sender::send`] takes: the value rides in a proxy's task
+    /// pointer, shifted past the two location bits.
+    pub const MAX_MESSAGE: u64 = (usize::MAX >> 2) as u64 - 1;
+
+    unsafe fn never_run(_: NonNull<JobHeader>) {
+        unreachable!("benchmark proxies are never pushed on a deque")
+    }
+
+    struct Shared(Box<Mailbox>);
+
+    impl Drop for Shared {
+        fn drop(&mut self) {
+            // Messages nobody received: claim and free them here, so that `Mailbox::drop`
+            // (which expects only proxies already claimed from the deque side) sees none.
+            // SAFETY: `&mut self`: no sender or receiver is left.
+            while unsafe { take(&self.0) }.is_some() {}
+        }
+    }
+
+    /// Pops one proxy, claims it from the mailbox side, frees it (what a worker's
+    /// `run_mail` and the deque side's losing claim do between them), and decodes it.
+    ///
+    /// # Safety
+    /// The caller is the mailbox's only consumer.
+    unsafe fn take(mb: &Mailbox) -> Option<u64> {
+        // SAFETY: the caller is the single consumer.
+        let p = unsafe { mb.pop() }?;
+        // SAFETY: a live proxy that nobody else claims: the mailbox side wins, the deque
+        // side (played here too) loses and frees it, once.
+        let task = unsafe {
+            let task = Proxy::extract(p, IN_MAILBOX).expect("only the receiver claims");
+            let lost = Proxy::extract(p, IN_DEQUE);
+            debug_assert!(lost.is_none());
+            Proxy::free(p);
+            task
+        };
+        Some((task.as_ptr().addr() >> 2) as u64 - 1)
+    }
+
+    /// The sending half: any number of threads, each a producer.
+    #[derive(Clone)]
+    pub struct Sender(Arc<Shared>);
+
+    /// The receiving half: one consumer (`recv` takes `&mut self` and there is one).
+    pub struct Receiver(Arc<Shared>);
+
+    /// A fresh mailbox's two halves.
+    pub fn mailbox() -> (Sender, Receiver) {
+        let shared = Arc::new(Shared(Mailbox::new()));
+        (Sender(shared.clone()), Receiver(shared))
+    }
+
+    impl Sender {
+        /// Mails `msg` (at most [`MAX_MESSAGE`]) as the runtime mails a task: a fresh
+        /// proxy, pushed.
+        pub fn send(&self, msg: u64) {
+            assert!(msg <= MAX_MESSAGE, "message {msg} too large");
+            // Non-null and 4-aligned; nothing dereferences it (only the receiver reads
+            // the address back).
+            let task = ptr::without_provenance_mut::<JobHeader>(((msg + 1) as usize) << 2);
+            // SAFETY: non-null: msg + 1 >= 1, and the shift cannot overflow (MAX_MESSAGE).
+            let task = JobRef::from_header(unsafe { NonNull::new_unchecked(task) });
+            let proxy = Proxy::new(task, WorkerRange::one(0), never_run);
+            // SAFETY: a fresh proxy, in no mailbox.
+            unsafe { self.0 .0.push(proxy) };
+        }
+    }
+
+    impl Receiver {
+        /// The oldest message, or `None` if the mailbox is empty.
+        pub fn recv(&mut self) -> Option<u64> {
+            // SAFETY: the only `Receiver` of this mailbox, borrowed mutably.
+            unsafe { take(&self.0 .0) }
+        }
+    }
+}
+
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
@@ -363,6 +452,24 @@ mod tests {
                 Proxy::free(p);
             }
         }
+    }
+
+    #[test]
+    fn bench_support_delivers_each_message_once_in_order() {
+        let (tx, mut rx) = bench_support::mailbox();
+        assert_eq!(rx.recv(), None);
+        for v in [0, 7, bench_support::MAX_MESSAGE] {
+            tx.send(v);
+        }
+        assert_eq!(rx.recv(), Some(0));
+        assert_eq!(rx.recv(), Some(7));
+        assert_eq!(rx.recv(), Some(bench_support::MAX_MESSAGE));
+        assert_eq!(rx.recv(), None);
+        // Messages left unreceived are claimed and freed when the last half goes.
+        tx.send(1);
+        drop(rx);
+        tx.send(2);
+        drop(tx);
     }
 
     #[test]

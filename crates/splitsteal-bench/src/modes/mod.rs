@@ -8,6 +8,7 @@
 //! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | LCWS paper, Fig. 2a |
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
 //! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4), issue 10 |
+//! | `mailbox` | one consumer, 1/2/4 producers: ns per message through splitsteal's mailbox, a `Mutex<VecDeque>`, crossbeam's channel, `SegQueue`, `ArrayQueue` | low-latency thesis, §4.4; issue 15 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -21,6 +22,7 @@ use crate::workloads::{Size, WorkloadSpec};
 
 pub mod iter;
 pub mod latency;
+pub mod mailbox;
 pub mod multiprogram;
 pub mod scaling;
 pub mod suite;
@@ -42,6 +44,8 @@ pub enum Mode {
     Latency,
     /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (ABP paper); 2 workers on 1 CPU vs 1 worker (issue 10).
     Multiprogram,
+    /// One consumer, 1, 2, 4 producers: splitsteal's mailbox against a locked queue and crossbeam's MPMC queues.
+    Mailbox,
 }
 
 /// What a mode is: its name, the runs it plans and how it runs.
@@ -124,6 +128,12 @@ impl Mode {
                     }
                     Some(v)
                 },
+            },
+            Mode::Mailbox => Spec {
+                name: "mailbox",
+                planned_runs: |env, _| mailbox::planned_runs(env),
+                run: |env, _| mailbox::run(env),
+                workloads: |_| None,
             },
         }
     }
