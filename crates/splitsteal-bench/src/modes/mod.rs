@@ -8,6 +8,7 @@
 //! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | LCWS paper, Fig. 2a |
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
 //! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4), issue 10 |
+//! | `cache` | L1 and last-level misses per task and per steal of each deque, simulated by cachegrind | low-latency thesis, §4.3.1 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -19,6 +20,7 @@ use crate::runner::{Progress, Watchdog};
 use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{Size, WorkloadSpec};
 
+pub mod cache;
 pub mod iter;
 pub mod latency;
 pub mod multiprogram;
@@ -42,6 +44,8 @@ pub enum Mode {
     Latency,
     /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (ABP paper); 2 workers on 1 CPU vs 1 worker (issue 10).
     Multiprogram,
+    /// Cache misses per task and per steal of each deque, SIMULATED by cachegrind (valgrind).
+    Cache,
 }
 
 /// What a mode is: its name, the runs it plans and how it runs.
@@ -124,6 +128,12 @@ impl Mode {
                     }
                     Some(v)
                 },
+            },
+            Mode::Cache => Spec {
+                name: "cache",
+                planned_runs: |env, _| cache::planned_runs(env),
+                run: |env, _| cache::run(env),
+                workloads: |env| Some(cache::workloads(env)),
             },
         }
     }
