@@ -316,8 +316,8 @@ pub fn run_with(env: &Env, exe: &Path) -> ModeOutput {
          valgrind runs the threads one at a time on one simulated cache hierarchy, so misses from \
          another core invalidating a line (sharing, the main cost of a steal on hardware) are not \
          counted. Each cell is one run of the workload's {size}-size input in a child process; the \
-         same child on the serial elision is subtracted (Δ), leaving the pool's start-up, scheduling \
-         and shutdown.",
+         same child on the serial elision is subtracted (Δ per task), leaving the pool's start-up, \
+         scheduling and shutdown; per steal, the same deque on 1 thread is subtracted instead.",
         CACHES.join(" ")
     ));
     out
@@ -363,8 +363,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
                 "ΔIr/task",
                 "ΔD1/task",
                 "ΔLL/task",
-                "ΔD1/steal",
-                "ΔLL/steal",
+                "ΔD1/steal vs 1 thread",
+                "ΔLL/steal vs 1 thread",
             ],
         );
         for r in &recs {
@@ -385,24 +385,30 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
                 row.push(extra(r, k).map_or("-".into(), |v| fmt_count(v as u64)));
             }
             let delta = |k: &str| Some(extra(r, k)? - extra(base?, k)?);
-            for (k, n) in [
-                ("ir", tasks),
-                ("d1_misses", tasks),
-                ("ll_misses", tasks),
-                ("d1_misses", steals),
-                ("ll_misses", steals),
-            ] {
+            for k in ["ir", "d1_misses", "ll_misses"] {
                 row.push(match delta(k) {
-                    Some(d) if has => per(d, n),
+                    Some(d) if has => per(d, tasks),
                     _ => "-".into(),
                 });
+            }
+            // Per steal, against the same deque on one worker (which never steals): the
+            // pool's own overhead is in both, so what remains is the second worker's,
+            // its steals included.
+            let one = recs
+                .iter()
+                .find(|o| o.scheduler == r.scheduler && o.threads == 1 && o.verified)
+                .filter(|_| r.threads > 1);
+            for k in ["d1_misses", "ll_misses"] {
+                let d = one.and_then(|o| Some(extra(r, k)? - extra(o, k)?));
+                row.push(d.map_or("-".into(), |d| per(d, steals)));
             }
             tab.row(row);
         }
         tab.notes.push(
             "SIMULATED (cachegrind), one run, threads serialized by valgrind. Δ: this cell minus the \
              serial elision's child (same input, same checks), i.e. the pool's start-up, scheduling \
-             and shutdown; per task: ÷ the pool's tasks; per steal: ÷ its successful steals (- when none)."
+             and shutdown, ÷ the pool's tasks. Per steal: this cell minus the same deque on 1 thread \
+             (the second worker's start-up and its steals) ÷ the successful steals; - when none."
                 .into(),
         );
         if base.is_none() {
@@ -487,16 +493,19 @@ summary: 1312924 5579 4945 348045 7463 4829 244814 5753 4521";
         failed.verified = false;
         let recs = vec![
             rec("serial", 1, 100_000.0, 0, 0),
+            rec("abp", 1, 200_000.0, 1000, 0),
             rec("abp", 2, 300_000.0, 1000, 4),
             failed,
         ];
         let t = &tables(&recs)[0];
         assert!(t.title.contains("SIMULATED"), "{}", t.title);
-        // Δ Ir = 200 000 over 1000 tasks; Δ D1 = 2000 over 4 steals.
-        let abp = &t.rows[1];
+        // Δ Ir over serial = 200 000 over 1000 tasks; D1 over abp@1 = 1000 over 4 steals.
+        let abp = &t.rows[2];
         assert_eq!(abp[7], "+200.0");
-        assert_eq!(abp[10], "+500.0");
-        assert_eq!(t.rows[2][2], "FAILED");
+        assert_eq!(abp[10], "+250.0");
+        // One worker: no steals, no per-steal column.
+        assert_eq!(t.rows[1][10], "-");
+        assert_eq!(t.rows[3][2], "FAILED");
         assert!(t.rows.iter().all(|r| r.len() == t.header.len()));
     }
 }
