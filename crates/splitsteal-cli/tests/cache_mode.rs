@@ -3,6 +3,7 @@
 
 use std::process::Command;
 
+#[allow(dead_code)] // Each test file uses part of the shared helpers.
 mod common;
 use common::scratch;
 
