@@ -64,8 +64,8 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
-    /// multiprogram, mailbox, or all (default: suite,iter). A mode named here that the --workload
-    /// and --policy selection leaves with nothing to run is an error.
+    /// multiprogram, mailbox, cache, or all (default: suite,iter). A mode named here that the
+    /// --workload and --policy selection leaves with nothing to run is an error.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
 
@@ -98,6 +98,10 @@ pub struct BenchArgs {
     /// Output folder.
     #[arg(long, default_value = "bench-report", value_name = "DIR")]
     pub out: PathBuf,
+
+    /// The cache mode's child run (WORKLOAD:SCHEDULER:THREADS), started under valgrind.
+    #[arg(long, hide = true, value_name = "WORKLOAD:SCHEDULER:THREADS")]
+    pub cache_child: Option<String>,
 
     /// List modes, workloads (with input sizes) and schedulers, then exit.
     #[arg(long)]
@@ -414,6 +418,11 @@ impl Salvage {
 
 /// Runs `splitsteal bench`.
 pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
+    if let Some(cell) = &args.cache_child {
+        // The child's input size: test-size unless the parent asks for the quick one.
+        let size = if args.quick { Size::Quick } else { Size::Test };
+        return Ok(modes::cache::child(cell, size, args.seed)?);
+    }
     if args.list {
         say!("{}", list().trim_end());
         return Ok(());
@@ -846,7 +855,7 @@ mod tests {
     #[test]
     fn modes_expand() {
         assert_eq!(concrete_modes(&[ModeArg::All]), Mode::all());
-        assert_eq!(Mode::all().len(), 7);
+        assert_eq!(Mode::all().len(), 8);
         assert_eq!(
             concrete_modes(&[ModeArg::One(Mode::Latency), ModeArg::One(Mode::Suite)]),
             vec![Mode::Suite, Mode::Latency]

@@ -9,6 +9,7 @@
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
 //! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4), issue 10 |
 //! | `mailbox` | one consumer, 1/2/4 producers: ns per message through splitsteal's mailbox, a `Mutex<VecDeque>`, crossbeam's channel, `SegQueue`, `ArrayQueue` | low-latency thesis, §4.4; issue 15 |
+//! | `cache` | L1 and last-level misses per task and per steal of each deque, simulated by cachegrind | low-latency thesis, §4.3.1 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -20,6 +21,7 @@ use crate::runner::{Progress, Watchdog};
 use crate::sched::{PoolOptions, SchedulerKind};
 use crate::workloads::{Size, WorkloadSpec};
 
+pub mod cache;
 pub mod iter;
 pub mod latency;
 pub mod mailbox;
@@ -46,6 +48,8 @@ pub enum Mode {
     Multiprogram,
     /// One consumer, 1, 2, 4 producers: splitsteal's mailbox against a locked queue and crossbeam's MPMC queues.
     Mailbox,
+    /// Cache misses per task and per steal of each deque, SIMULATED by cachegrind (valgrind).
+    Cache,
 }
 
 /// What a mode is: its name, the runs it plans and how it runs.
@@ -134,6 +138,12 @@ impl Mode {
                 planned_runs: |env, _| mailbox::planned_runs(env),
                 run: |env, _| mailbox::run(env),
                 workloads: |_| None,
+            },
+            Mode::Cache => Spec {
+                name: "cache",
+                planned_runs: |env, _| cache::planned_runs(env),
+                run: |env, _| cache::run(env),
+                workloads: |env| Some(cache::workloads(env)),
             },
         }
     }
