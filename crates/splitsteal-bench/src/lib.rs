@@ -22,6 +22,7 @@ pub mod cli;
 pub mod hog;
 pub mod html;
 pub mod modes;
+pub mod pbbs_io;
 pub mod par_iter;
 pub mod plot;
 pub mod report;
