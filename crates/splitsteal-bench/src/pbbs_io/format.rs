@@ -226,7 +226,9 @@ fn adjacency(t: &mut Tokens<'_>) -> Result<AdjGraph, FormatError> {
         if o < prev || o > m {
             return Err(t.err(
                 ln,
-                format!("offset {o} of vertex {v} is not in {prev}..={m} (offsets must not decrease)"),
+                format!(
+                    "offset {o} of vertex {v} is not in {prev}..={m} (offsets must not decrease)"
+                ),
             ));
         }
         prev = o;
@@ -334,7 +336,9 @@ pub fn read_binary_graph(file: &str, b: &[u8]) -> Result<AdjGraph, FormatError> 
     for v in 0..=n {
         let o = u64_at(24 + 8 * v).expect("size checked");
         if o < prev || o > m as u64 || (v == n && o != m as u64) {
-            return Err(err(format!("offset {o} of vertex {v} is out of order or past m = {m}")));
+            return Err(err(format!(
+                "offset {o} of vertex {v} is out of order or past m = {m}"
+            )));
         }
         prev = o;
         if v < n {
@@ -344,7 +348,11 @@ pub fn read_binary_graph(file: &str, b: &[u8]) -> Result<AdjGraph, FormatError> 
     let base = 24 + 8 * (n + 1);
     let mut edges = Vec::with_capacity(m);
     for i in 0..m {
-        let e = u32::from_le_bytes(b[base + 4 * i..base + 4 * i + 4].try_into().expect("4 bytes"));
+        let e = u32::from_le_bytes(
+            b[base + 4 * i..base + 4 * i + 4]
+                .try_into()
+                .expect("4 bytes"),
+        );
         if e as usize >= n {
             return Err(err(format!("edge {i} goes to vertex {e}, but n = {n}")));
         }
@@ -363,8 +371,12 @@ pub fn read(path: &Path) -> Result<PbbsData, String> {
             .map(PbbsData::Adjacency)
             .map_err(|e| e.to_string());
     }
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| format!("{name}: not a PBBS text file (not UTF-8 at byte {})", e.valid_up_to()))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        format!(
+            "{name}: not a PBBS text file (not UTF-8 at byte {})",
+            e.valid_up_to()
+        )
+    })?;
     parse(&name, text).map_err(|e| e.to_string())
 }
 
@@ -372,9 +384,7 @@ pub fn read(path: &Path) -> Result<PbbsData, String> {
 /// `data` is a graph).
 pub fn write(path: &Path, data: &PbbsData) -> Result<(), String> {
     let bytes = match data {
-        PbbsData::Adjacency(g) if path.to_string_lossy().ends_with(".bin") => {
-            write_binary_graph(g)
-        }
+        PbbsData::Adjacency(g) if path.to_string_lossy().ends_with(".bin") => write_binary_graph(g),
         _ => to_text(data).into_bytes(),
     };
     splitsteal_report::out_dir::write(path, bytes).map_err(|e| e.to_string())
@@ -410,7 +420,9 @@ mod tests {
                     .collect(),
             ));
             out.push(PbbsData::IntPairs(
-                (0..len).map(|_| (r() as i64, -((r() >> 1) as i64))).collect(),
+                (0..len)
+                    .map(|_| (r() as i64, -((r() >> 1) as i64)))
+                    .collect(),
             ));
             out.push(PbbsData::Points2d(
                 (0..len)
@@ -525,8 +537,13 @@ mod tests {
             edges: vec![1, 0],
         };
         let b = write_binary_graph(&g);
-        let e = read_binary_graph("g.bin", &b[..b.len() - 1]).unwrap_err().to_string();
-        assert!(e.starts_with("g.bin: binary graph header says n = 2"), "{e}");
+        let e = read_binary_graph("g.bin", &b[..b.len() - 1])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("g.bin: binary graph header says n = 2"),
+            "{e}"
+        );
         let mut bad = b.clone();
         bad[b.len() - 4] = 9;
         let e = read_binary_graph("g.bin", &bad).unwrap_err().to_string();
