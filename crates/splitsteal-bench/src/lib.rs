@@ -23,6 +23,7 @@ pub mod hog;
 pub mod html;
 pub mod modes;
 pub mod par_iter;
+pub mod pbbs_io;
 pub mod plot;
 pub mod report;
 pub mod runner;
