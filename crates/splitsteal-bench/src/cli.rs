@@ -22,7 +22,7 @@ const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
 writes bench-report/: about 3.5 minutes on 2 idle cores. --quick takes about 30 s, and
---mode all (every experiment of the papers) about 4.5 minutes; a busy machine stretches
+--mode all (every experiment of the papers) about 5.5 minutes; a busy machine stretches
 these (the README has the measured times). A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
