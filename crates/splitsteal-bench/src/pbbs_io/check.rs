@@ -2,9 +2,9 @@
 //! against its input alone, not against one reference answer, so any correct output
 //! (any valid BFS tree, any maximal independent set) passes.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 
-use crate::workloads::pbbs::graph::{Graph, NONE};
+use crate::workloads::pbbs::graph::{bfs_depths_reference, Graph, NONE};
 use crate::workloads::pbbs::hull::{cross, Pt};
 
 /// Sorted (by `lt`) and a permutation of `input`.
@@ -61,17 +61,7 @@ pub fn bfs_tree(g: &Graph, src: u32, parent: &[u32]) -> Result<(), String> {
     if parent.len() != g.n() {
         return Err(format!("{} parents for {} vertices", parent.len(), g.n()));
     }
-    let mut depth = vec![NONE; g.n()];
-    depth[src as usize] = 0;
-    let mut q = VecDeque::from([src]);
-    while let Some(v) = q.pop_front() {
-        for &u in g.neighbors(v) {
-            if depth[u as usize] == NONE {
-                depth[u as usize] = depth[v as usize] + 1;
-                q.push_back(u);
-            }
-        }
-    }
+    let depth = bfs_depths_reference(g, src);
     for (v, (&p, &d)) in parent.iter().zip(&depth).enumerate() {
         let ok = match (d, p) {
             (NONE, p) => p == NONE,

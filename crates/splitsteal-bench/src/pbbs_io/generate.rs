@@ -86,6 +86,20 @@ pub fn default_swaps(n: usize) -> usize {
 /// PBBS rMat's quadrant probabilities (a, b, c); d = 1 - a - b - c = 0.3.
 pub const RMAT_ABC: (f64, f64, f64) = (0.5, 0.1, 0.1);
 
+/// The (row, column) bit of one rMat level for a uniform draw `x` in [0, 1): quadrant
+/// (0,0) with probability a, (0,1) with b, (1,0) with c, (1,1) with the rest.
+pub fn rmat_quadrant(x: f64, (a, b, c): (f64, f64, f64)) -> (u32, u32) {
+    if x < a {
+        (0, 0)
+    } else if x < a + b {
+        (0, 1)
+    } else if x < a + b + c {
+        (1, 0)
+    } else {
+        (1, 1)
+    }
+}
+
 /// PBBS rMatGraph: `m` directed edges over `2^log_n` vertices, each edge placed by
 /// descending `log_n` levels of the adjacency matrix with quadrant probabilities
 /// (a, b, c, d) = (0.5, 0.1, 0.1, 0.3), every level's choice from its own hash.
@@ -95,16 +109,7 @@ pub fn rmat_edges(log_n: u32, m: usize, seed: u64) -> Vec<(u32, u32)> {
         .map(|e| {
             let (mut u, mut v) = (0u32, 0u32);
             for l in 0..log_n as u64 {
-                let x = unit(seed, e * 64 + l);
-                let (bu, bv) = if x < a {
-                    (0, 0)
-                } else if x < a + b {
-                    (0, 1)
-                } else if x < a + b + c {
-                    (1, 0)
-                } else {
-                    (1, 1)
-                };
+                let (bu, bv) = rmat_quadrant(unit(seed, e * 64 + l), (a, b, c));
                 u = (u << 1) | bu;
                 v = (v << 1) | bv;
             }

@@ -101,16 +101,7 @@ pub fn rmat(log_n: u32, m: usize, seed: u64) -> Graph {
         .map(|_| {
             let (mut u, mut v) = (0u32, 0u32);
             for _ in 0..log_n {
-                let x: f64 = r.random();
-                let (bu, bv) = if x < a {
-                    (0, 0)
-                } else if x < a + b {
-                    (0, 1)
-                } else if x < a + b + c {
-                    (1, 0)
-                } else {
-                    (1, 1)
-                };
+                let (bu, bv) = crate::pbbs_io::generate::rmat_quadrant(r.random(), (a, b, c));
                 u = (u << 1) | bu;
                 v = (v << 1) | bv;
             }
