@@ -6,8 +6,9 @@
 //! 2-thread speedup (its own 1-thread median / its 2-thread median).
 //!
 //! `cargo run --release -p splitsteal-bench --example runtime [-- REPS [--shapes-only]]`
-//! (`RUNTIME_SCHEDULERS=serial,rayon,lcws-signal` runs a subset; serial and rayon are the
-//! ratios' baselines). About a minute on the 2-core development machine.
+//! (`RUNTIME_SCHEDULERS=rayon,lcws-signal` runs a subset; the serial code, every ratio's
+//! baseline, always runs, and the "× rayon" column is "–" without rayon). About a minute
+//! on the 2-core development machine.
 //!
 //! Schedulers are interleaved within each repetition (machine drift hits all alike; for the
 //! shapes, the 1- and 2-thread pools of every scheduler are interleaved in one rotating
@@ -110,16 +111,26 @@ fn main() {
         "{} (median of {reps} runs after a warm-up)\n",
         opts.describe()
     );
-    // `RUNTIME_SCHEDULERS=serial,lcws-signal,rayon` restricts the set (serial and rayon
-    // are needed for the ratios).
+    // `RUNTIME_SCHEDULERS=lcws-signal,chili` restricts the set. The serial code is always
+    // run (every ratio's baseline); without rayon its column is "–".
     let only: Option<Vec<String>> = std::env::var("RUNTIME_SCHEDULERS")
         .ok()
         .map(|v| v.split(',').map(str::to_string).collect());
+    if let Some(bad) = only
+        .iter()
+        .flatten()
+        .find(|n| n.parse::<SchedulerKind>().is_err())
+    {
+        eprintln!("RUNTIME_SCHEDULERS: unknown scheduler {bad:?}");
+        std::process::exit(2);
+    }
     let kinds: Vec<SchedulerKind> = SchedulerKind::all()
         .into_iter()
         .filter(|k| {
-            only.as_ref()
-                .is_none_or(|o| o.iter().any(|n| n == k.name()))
+            *k == SchedulerKind::Serial
+                || only
+                    .as_ref()
+                    .is_none_or(|o| o.iter().any(|n| n == k.name()))
         })
         .collect();
     let earlier = if args.iter().any(|a| a == "--shapes-only") {
@@ -169,8 +180,7 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
             let rayon = cells
                 .iter()
                 .find(|c| c.label.starts_with("rayon"))
-                .map(|c| median(c).0.as_secs_f64())
-                .unwrap();
+                .map(|c| median(c).0.as_secs_f64());
             println!("### {name}, {threads} thread(s)\n");
             println!("| scheduler | median ms | × serial | × rayon | CAS | fences | steals | exposures | signals | tasks |");
             println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -181,11 +191,11 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
                     stats.map_or("–".to_string(), |st| f(&st).to_string())
                 };
                 println!(
-                    "| {} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
                     cell.label,
                     t * 1e3,
                     t / serial,
-                    rayon / t,
+                    rayon.map_or("–".to_string(), |r| format!("{:.2}", r / t)),
                     s(|x| x.cas),
                     s(|x| x.fences),
                     s(|x| x.steals),
