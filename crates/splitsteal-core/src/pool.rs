@@ -3,7 +3,9 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::fmt;
+use std::io;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -139,7 +141,80 @@ pub struct ThreadPoolBuilder {
     pin_threads: bool,
     stack_size: Option<usize>,
     thread_name: Option<ThreadNamer>,
+    spawn_handler: Option<SpawnHandler>,
     handlers: Handlers,
+}
+
+/// The [`ThreadPoolBuilder::spawn_handler`] closure, shared by the builder's clones; called
+/// on the building thread only.
+#[derive(Clone)]
+struct SpawnHandler(Rc<RefCell<dyn FnMut(ThreadBuilder) -> io::Result<()>>>);
+
+impl fmt::Debug for SpawnHandler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&Closure, f)
+    }
+}
+
+/// One worker thread to start, handed to a [`ThreadPoolBuilder::spawn_handler`] or to the
+/// wrapper of [`ThreadPoolBuilder::build_scoped`]: run it, with [`run`](Self::run), on a
+/// new thread.
+pub struct ThreadBuilder {
+    index: usize,
+    name: String,
+    stack_size: Option<usize>,
+    /// `None` once run.
+    work: Option<Box<dyn FnOnce() + Send>>,
+    /// Counts builders dropped without being run, so that `build` fails instead of
+    /// waiting for a worker that will never start.
+    unrun: Arc<AtomicUsize>,
+}
+
+impl ThreadBuilder {
+    /// The worker's index in its pool.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The name the pool gives this thread ([`ThreadPoolBuilder::thread_name`], or the
+    /// default `splitsteal-<policy>-<index>`); the spawner decides whether to use it.
+    /// (rayon returns `None` when no `thread_name` closure was set.)
+    pub fn name(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+
+    /// The stack size asked with [`ThreadPoolBuilder::stack_size`], if any.
+    pub fn stack_size(&self) -> Option<usize> {
+        self.stack_size
+    }
+
+    /// Runs the worker on the calling thread until the pool is dropped (and its spawned
+    /// jobs have finished).
+    pub fn run(mut self) {
+        if let Some(work) = self.work.take() {
+            work()
+        }
+    }
+}
+
+impl Drop for ThreadBuilder {
+    fn drop(&mut self) {
+        if self.work.is_some() {
+            // Relaxed: the builder only needs the count; the worker's deque is dropped
+            // here, on this thread, and nothing else refers to it.
+            self.unrun.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+impl fmt::Debug for ThreadBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadBuilder")
+            .field("index", &self.index)
+            .field("name", &self.name)
+            .field("stack_size", &self.stack_size)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The [`ThreadPoolBuilder::thread_name`] closure, shared by the builder's clones; called on
@@ -187,6 +262,7 @@ impl ThreadPoolBuilder {
             pin_threads: false,
             stack_size: None,
             thread_name: None,
+            spawn_handler: None,
             handlers: Handlers::default(),
         }
     }
@@ -457,6 +533,94 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// Sets how the worker threads are started: `spawn` is called once per worker, in index
+    /// order, on the building thread, with a [`ThreadBuilder`] that it must
+    /// [`run`](ThreadBuilder::run) on a new thread (a thread of its own making, a pool's, a
+    /// platform's). An error it returns makes [`build`](Self::build) fail with it, after
+    /// stopping the workers already started.
+    ///
+    /// `build` returns once every worker runs (the signal policies may only signal started
+    /// threads): a `ThreadBuilder` dropped without being run makes `build` fail instead of
+    /// waiting. Dropping a pool built this way does not join its threads (there are no
+    /// handles to join), as in rayon. Unlike rayon's, the closure must be `'static`
+    /// (borrowing spawners: [`build_scoped`](Self::build_scoped)).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .spawn_handler(|thread| {
+    ///         let mut b = std::thread::Builder::new();
+    ///         if let Some(name) = thread.name() {
+    ///             b = b.name(format!("custom-{name}"));
+    ///         }
+    ///         b.spawn(|| thread.run())?;
+    ///         Ok(())
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let name = pool.install(|| std::thread::current().name().map(str::to_owned));
+    /// assert!(name.unwrap().starts_with("custom-"));
+    /// ```
+    pub fn spawn_handler<F>(mut self, spawn: F) -> Self
+    where
+        F: FnMut(ThreadBuilder) -> io::Result<()> + 'static,
+    {
+        self.spawn_handler = Some(SpawnHandler(Rc::new(RefCell::new(spawn))));
+        self
+    }
+
+    /// Builds a pool whose workers are scoped threads, each running `wrapper` (which must
+    /// call [`ThreadBuilder::run`]), calls `with_pool` with it, then drops the pool and
+    /// waits for every worker thread to exit before returning `with_pool`'s result. The
+    /// threads may borrow from the caller's stack (through `wrapper`), as with
+    /// `std::thread::scope`. A panic in `with_pool` propagates, after the threads have
+    /// exited. Any [`spawn_handler`](Self::spawn_handler) is ignored.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let started = AtomicUsize::new(0); // borrowed by the workers, not 'static
+    /// let sum = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .build_scoped(
+    ///         |thread| {
+    ///             started.fetch_add(1, Ordering::Relaxed);
+    ///             thread.run()
+    ///         },
+    ///         |pool| pool.install(|| splitsteal::join(|| 1 + 2, || 3 + 4)),
+    ///     )
+    ///     .unwrap();
+    /// assert_eq!(sum, (3, 7));
+    /// assert_eq!(started.load(Ordering::Relaxed), 2);
+    /// ```
+    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, BuildError>
+    where
+        W: Fn(ThreadBuilder) + Sync,
+        F: FnOnce(&ThreadPool) -> R,
+    {
+        let wrapper = &wrapper;
+        thread::scope(|scope| {
+            let (registry, _) = self.build_registry_with(|thread| {
+                let mut builder = thread::Builder::new().name(thread.name.clone());
+                if let Some(size) = thread.stack_size {
+                    builder = builder.stack_size(size);
+                }
+                // The scope joins the thread; no handle is kept.
+                builder.spawn_scoped(scope, move || wrapper(thread))?;
+                Ok(None)
+            })?;
+            let pool = ThreadPool {
+                registry,
+                handles: Vec::new(),
+            };
+            // On return or unwind the pool is dropped first, so the workers stop and the
+            // scope's join of them ends.
+            Ok(with_pool(&pool))
+        })
+    }
+
     /// The worker threads' names, from the [`thread_name`](Self::thread_name) closure or
     /// the default; checked before anything is spawned.
     fn thread_names(&self, config: &Config) -> Result<Vec<String>, BuildError> {
@@ -524,7 +688,15 @@ impl ThreadPoolBuilder {
         })
     }
 
-    fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
+    /// Builds the registry and starts its workers, each through `spawn` (which runs the
+    /// [`ThreadBuilder`] on a new thread and may return its handle to join at drop).
+    fn build_registry_with<S>(
+        &self,
+        mut spawn: S,
+    ) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError>
+    where
+        S: FnMut(ThreadBuilder) -> io::Result<Option<JoinHandle<()>>>,
+    {
         let config = self.config()?;
         let names = self.thread_names(&config)?;
         crate::wakeup::prepare();
@@ -533,17 +705,21 @@ impl ThreadPoolBuilder {
             .unzip();
         let registry = Arc::new(Registry::new(config, remotes, self.handlers.clone()));
         let mut handles = Vec::with_capacity(locals.len());
-        for ((index, deque), name) in locals.into_iter().enumerate().zip(names) {
-            let mut builder = thread::Builder::new().name(name);
-            if let Some(size) = self.stack_size {
-                builder = builder.stack_size(size);
-            }
+        let unrun = Arc::new(AtomicUsize::new(0));
+        for (index, (deque, name)) in locals.into_iter().zip(names).enumerate() {
             let r = Arc::clone(&registry);
-            match builder.spawn(move || main_loop(r, index, deque)) {
-                Ok(h) => handles.push(h),
+            let thread = ThreadBuilder {
+                index,
+                name,
+                stack_size: self.stack_size,
+                work: Some(Box::new(move || main_loop(r, index, deque))),
+                unrun: Arc::clone(&unrun),
+            };
+            match spawn(thread) {
+                Ok(handle) => handles.extend(handle),
                 Err(e) => {
                     // Stop the workers already started (they are idle), then report.
-                    registry.terminate_partial(handles.len());
+                    registry.terminate_partial(index);
                     for h in handles {
                         let _ = h.join();
                     }
@@ -553,9 +729,39 @@ impl ThreadPoolBuilder {
         }
         // Signals may only be sent to published threads: wait until all are.
         while !registry.all_started() {
+            // Relaxed: a count; a late view only delays the error by one round.
+            let lost = unrun.load(Ordering::Relaxed);
+            if lost > 0 {
+                // The workers that do run stop once idle; the lost ones count as stopped.
+                registry.terminate_partial(registry.num_threads() - lost);
+                for h in handles {
+                    let _ = h.join();
+                }
+                return Err(BuildError::Spawn(io::Error::other(format!(
+                    "the spawn handler dropped {lost} ThreadBuilder(s) without running them"
+                ))));
+            }
             thread::sleep(Duration::from_micros(50));
         }
         Ok((registry, handles))
+    }
+
+    /// Starts the workers with the [`spawn_handler`](Self::spawn_handler), else as named
+    /// `std` threads.
+    fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
+        match self.spawn_handler.clone() {
+            Some(SpawnHandler(handler)) => self.build_registry_with(|thread| {
+                (*handler.borrow_mut())(thread)?;
+                Ok(None)
+            }),
+            None => self.build_registry_with(|thread| {
+                let mut builder = thread::Builder::new().name(thread.name.clone());
+                if let Some(size) = thread.stack_size {
+                    builder = builder.stack_size(size);
+                }
+                builder.spawn(move || thread.run()).map(Some)
+            }),
+        }
     }
 
     /// Builds the pool; its threads are running when this returns.

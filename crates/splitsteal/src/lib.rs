@@ -48,5 +48,5 @@ pub use splitsteal_core::{
     max_num_threads, policy, pool, scope, scope_fifo, spawn, spawn_broadcast, spawn_fifo, stats,
     yield_local, yield_now, BroadcastContext, BuildError, Current, FnContext, ForkJoin, Mailing,
     ParsePolicyError, Policy, Scope, ScopeFifo, Serial, StartLatencies, Stats, SyncCounts,
-    TaskStart, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
+    TaskStart, ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder, Yield,
 };
