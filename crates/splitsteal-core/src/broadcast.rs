@@ -29,7 +29,7 @@ pub struct BroadcastContext<'a> {
 }
 
 impl BroadcastContext<'_> {
-    fn on(worker: &WorkerThread) -> Self {
+    pub(crate) fn on(worker: &WorkerThread) -> Self {
         BroadcastContext {
             index: worker.index,
             num_threads: worker.registry.num_threads(),

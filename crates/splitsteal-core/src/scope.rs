@@ -13,6 +13,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
 
+use crate::broadcast::BroadcastContext;
 use crate::job::{HeapJob, JobRef};
 use crate::job_queue::JobFifo;
 use crate::latch::{CountLatch, Latch};
@@ -293,6 +294,34 @@ impl<'scope> Scope<'scope> {
         let job = self.base.job(move || body(self));
         self.base.registry.push_or_inject(job);
     }
+
+    /// Spawns `body` once on every worker of the pool, into the scope: the scope ends only
+    /// after every worker has run it. Each worker runs its share when it next looks for
+    /// work (as [`spawn_broadcast`](crate::spawn_broadcast)).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::Mutex;
+    ///
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// let seen = Mutex::new(Vec::new()); // borrowed, not 'static
+    /// pool.scope(|s| {
+    ///     s.spawn_broadcast(|_, ctx| seen.lock().unwrap().push(ctx.index()));
+    /// });
+    /// let mut seen = seen.into_inner().unwrap();
+    /// seen.sort();
+    /// assert_eq!(seen, [0, 1, 2]);
+    /// ```
+    pub fn spawn_broadcast<BODY>(&self, body: BODY)
+    where
+        BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let body = Arc::new(body);
+        self.base.broadcast(|| {
+            let body = Arc::clone(&body);
+            move |ctx| body(self, ctx)
+        });
+    }
 }
 
 impl<'scope> ScopeFifo<'scope> {
@@ -313,6 +342,31 @@ impl<'scope> ScopeFifo<'scope> {
     {
         let job = self.base.job(move || body(self));
         push_fifo_or_inject(&self.base.registry, job, |index| &self.fifos[index]);
+    }
+
+    /// Spawns `body` once on every worker of the pool, into the scope (as
+    /// [`Scope::spawn_broadcast`]).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let runs = AtomicUsize::new(0);
+    /// pool.scope_fifo(|s| s.spawn_broadcast(|_, _| {
+    ///     runs.fetch_add(1, Ordering::Relaxed);
+    /// }));
+    /// assert_eq!(runs.into_inner(), 2);
+    /// ```
+    pub fn spawn_broadcast<BODY>(&self, body: BODY)
+    where
+        BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
+    {
+        let body = Arc::new(body);
+        self.base.broadcast(|| {
+            let body = Arc::clone(&body);
+            move |ctx| body(self, ctx)
+        });
     }
 }
 
@@ -345,6 +399,25 @@ impl<'scope> ScopeBase<'scope> {
         self.jobs.wait(owner);
         self.maybe_propagate_panic();
         result.expect("a body that panicked left its panic to propagate")
+    }
+
+    /// One job per worker, each pushed on that worker's own queue: `share()` makes a
+    /// worker's share, which receives the context of the worker running it.
+    fn broadcast<S, F>(&self, share: S)
+    where
+        S: Fn() -> F,
+        F: FnOnce(BroadcastContext<'_>) + Send,
+    {
+        for index in 0..self.registry.num_threads() {
+            let task = share();
+            let job = self.job(move || {
+                // SAFETY: broadcast jobs run only on their worker (from its own queue), so
+                // the current worker is non-null and this thread's.
+                let worker = unsafe { &*WorkerThread::current() };
+                task(BroadcastContext::on(worker));
+            });
+            self.registry.push_for_worker(index, job);
+        }
     }
 
     /// The job for one spawned task: counted until it has run, its panic recorded.
