@@ -188,6 +188,15 @@ impl ThreadBuilder {
         self.stack_size
     }
 
+    /// A `std` thread builder with this worker's name and stack size.
+    fn std_builder(&self) -> thread::Builder {
+        let builder = thread::Builder::new().name(self.name.clone());
+        match self.stack_size {
+            Some(size) => builder.stack_size(size),
+            None => builder,
+        }
+    }
+
     /// Runs the worker on the calling thread until the pool is dropped (and its spawned
     /// jobs have finished).
     pub fn run(mut self) {
@@ -603,12 +612,10 @@ impl ThreadPoolBuilder {
         let wrapper = &wrapper;
         thread::scope(|scope| {
             let (registry, _) = self.build_registry_with(|thread| {
-                let mut builder = thread::Builder::new().name(thread.name.clone());
-                if let Some(size) = thread.stack_size {
-                    builder = builder.stack_size(size);
-                }
                 // The scope joins the thread; no handle is kept.
-                builder.spawn_scoped(scope, move || wrapper(thread))?;
+                thread
+                    .std_builder()
+                    .spawn_scoped(scope, move || wrapper(thread))?;
                 Ok(None)
             })?;
             let pool = ThreadPool {
@@ -755,11 +762,7 @@ impl ThreadPoolBuilder {
                 Ok(None)
             }),
             None => self.build_registry_with(|thread| {
-                let mut builder = thread::Builder::new().name(thread.name.clone());
-                if let Some(size) = thread.stack_size {
-                    builder = builder.stack_size(size);
-                }
-                builder.spawn(move || thread.run()).map(Some)
+                thread.std_builder().spawn(move || thread.run()).map(Some)
             }),
         }
     }
