@@ -828,7 +828,8 @@ pub(crate) fn global_registry() -> &'static Arc<Registry> {
 /// Dropping the pool stops and joins its threads, unless jobs [spawned](Self::spawn) on it
 /// are still pending: those still run, and the threads exit when the last has finished
 /// (as in rayon). A pool dropped on one of its own threads cannot join itself either: its
-/// threads exit on their own.
+/// threads exit on their own, as do threads started by a
+/// [`spawn_handler`](ThreadPoolBuilder::spawn_handler) (the pool has no handles to them).
 pub struct ThreadPool {
     pub(crate) registry: Arc<Registry>,
     handles: Vec<JoinHandle<()>>,
