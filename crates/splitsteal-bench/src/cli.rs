@@ -99,6 +99,22 @@ pub struct BenchArgs {
     #[arg(long, default_value = "bench-report", value_name = "DIR")]
     pub out: PathBuf,
 
+    /// Write PBBS's standard inputs (randomSeq_10M_int, rMatGraph_J_5_10M, ...: PBBS's file
+    /// names and text formats) into DIR at --pbbs-n elements, then exit.
+    #[arg(long, value_name = "DIR")]
+    pub gen_pbbs: Option<PathBuf>,
+
+    /// Run the PBBS workloads (the pbbs mode) on the PBBS-format files in DIR, recognised
+    /// by PBBS's file names and headers; other files are listed and skipped. Without
+    /// --mode, runs the pbbs mode alone.
+    #[arg(long, value_name = "DIR")]
+    pub pbbs_dir: Option<PathBuf>,
+
+    /// Elements per input for --gen-pbbs (default 10000000, PBBS's 10M) and for the pbbs
+    /// mode's generated inputs (default: by size, see --list).
+    #[arg(long, value_parser = parse_positive, value_name = "N")]
+    pub pbbs_n: Option<usize>,
+
     /// The cache mode's child run (WORKLOAD:SCHEDULER:THREADS), started under valgrind.
     #[arg(long, hide = true, value_name = "WORKLOAD:SCHEDULER:THREADS")]
     pub cache_child: Option<String>,
@@ -427,6 +443,9 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
         say!("{}", list().trim_end());
         return Ok(());
     }
+    if let Some(dir) = &args.gen_pbbs {
+        return gen_pbbs(dir, args.pbbs_n.unwrap_or(GEN_PBBS_N), args.seed);
+    }
     let start = Instant::now();
     let mut env = env(&args);
     let modes = plan(&args, &env)?;
@@ -466,6 +485,31 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
         update_readme(readme, &args.out, &info, &outputs)?;
     }
     failures(&outputs)
+}
+
+/// `--gen-pbbs`'s default size: PBBS's 10^7-element files (`randomSeq_10M_int`), the size
+/// of the table.
+pub const GEN_PBBS_N: usize = 10_000_000;
+
+/// `--gen-pbbs DIR`: writes the standard inputs; a folder or file that cannot be written
+/// is a usage error (exit 2) naming the path.
+fn gen_pbbs(dir: &Path, n: usize, seed: u64) -> Result<(), Box<dyn Error>> {
+    let t = Instant::now();
+    tell!(
+        "writing PBBS's standard inputs, {n} elements each, seed {seed:#x}, into {}",
+        dir.display()
+    );
+    let names = crate::pbbs_io::generate::write_standard_inputs(dir, n, seed)
+        .map_err(ExitError::usage)?;
+    for name in &names {
+        say!("{}", dir.join(name).display());
+    }
+    tell!(
+        "{} files written in {}",
+        names.len(),
+        fmt_secs(t.elapsed().as_secs_f64())
+    );
+    Ok(())
 }
 
 /// An error naming the cells whose output failed verification (or that could not run), so
