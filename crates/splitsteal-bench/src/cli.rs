@@ -64,7 +64,8 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
-    /// multiprogram, mailbox, cache, or all (default: suite,iter). A mode named here that the
+    /// multiprogram, mailbox, cache, pbbs, or all (default: suite,iter; pbbs with
+    /// --pbbs-dir). A mode named here that the
     /// --workload and --policy selection leaves with nothing to run is an error.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
@@ -269,8 +270,24 @@ fn plan(args: &BenchArgs, env: &Env) -> Result<Vec<Mode>, ExitError> {
             "--threads {t}: a pool has at most {max} worker threads"
         )));
     }
-    let explicit = !args.mode.is_empty();
-    let selected = selected_modes(&args.mode);
+    // --pbbs-dir alone asks for the pbbs mode alone.
+    let pbbs_only = args.mode.is_empty() && args.pbbs_dir.is_some();
+    let explicit = !args.mode.is_empty() || pbbs_only;
+    let selected = if pbbs_only {
+        vec![Mode::Pbbs]
+    } else {
+        selected_modes(&args.mode)
+    };
+    if selected.contains(&Mode::Pbbs) {
+        // Before planning: the runs it plans are the files it loaded, and a malformed
+        // file is an error before anything runs.
+        modes::pbbs::prepare(env).map_err(ExitError::usage)?;
+    } else if let Some(d) = &args.pbbs_dir {
+        return Err(ExitError::usage(format!(
+            "--pbbs-dir {}: the pbbs mode is not among the selected modes",
+            d.display()
+        )));
+    }
     let mut modes = Vec::new();
     for &m in &selected {
         // With the suite, syncops reads the suite's records instead of running its own.
@@ -558,6 +575,7 @@ fn env(args: &BenchArgs) -> Env {
         progress: Progress::hidden(),
         watchdog: Watchdog::disabled(),
         partial: Arc::default(),
+        pbbs: modes::pbbs::Source::new(args.pbbs_dir.clone(), args.pbbs_n),
     }
 }
 
@@ -899,7 +917,7 @@ mod tests {
     #[test]
     fn modes_expand() {
         assert_eq!(concrete_modes(&[ModeArg::All]), Mode::all());
-        assert_eq!(Mode::all().len(), 8);
+        assert_eq!(Mode::all().len(), 9);
         assert_eq!(
             concrete_modes(&[ModeArg::One(Mode::Latency), ModeArg::One(Mode::Suite)]),
             vec![Mode::Suite, Mode::Latency]

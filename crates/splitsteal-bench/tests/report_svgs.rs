@@ -37,6 +37,7 @@ fn report() -> &'static (PathBuf, Vec<(Mode, ModeOutput)>) {
             progress: Progress::hidden(),
             watchdog: Watchdog::disabled(),
             partial: Arc::new(Mutex::new(Vec::new())),
+            pbbs: Default::default(),
         };
         let mut outputs: Vec<(Mode, ModeOutput)> = Vec::new();
         for &m in Mode::all() {

@@ -183,6 +183,106 @@ pub fn kuzmin(n: usize, seed: u64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The English sample the trigram model is counted from: ordinary prose, written for this
+/// purpose, so that the letter statistics are English's without shipping a corpus.
+const ENGLISH: &str = "\
+the problem based benchmark suite is a collection of problems that are defined by their input and \
+output rather than by the code that solves them. each problem comes with inputs of several kinds and \
+with a program that checks whether an output is correct for its input. the suite was designed so that \
+people could compare parallel algorithms and the systems that run them on the same footing. among the \
+problems there are sorting and searching of sequences, counting the words of a text, finding the \
+shortest paths and the breadth first trees of large graphs, and building the convex hull of a cloud of \
+points in the plane. a scheduler that steals work from the other processors when it runs out of its \
+own keeps every core busy while the work is uneven, and it does so without a central queue that all \
+of the threads would have to share. when one of the workers finishes early it looks at another \
+worker and takes the oldest task it finds there, which is usually the largest piece of the remaining \
+computation. the thief then splits that piece again and again, so that the other workers can help, \
+and in this way the whole computation is spread over the machine with very little communication. \
+this works well for divide and conquer programs where each step splits the problem into two halves \
+of about the same size, but it also works for loops over large arrays and for the rounds of graph \
+algorithms in which the frontier grows and shrinks from one round to the next. the measurements in \
+these papers show where the time goes: in the memory fences that protect the deque, in the atomic \
+operations that settle a race between the owner and a thief, and in the cache misses that follow \
+when a task moves to another core. with these numbers in hand the authors could choose which of the \
+operations to remove and show that the programs still compute the right answer every time.";
+
+/// A letter-trigram model of English (PBBS trigramSeq/trigramString draw words from one):
+/// for each pair of preceding characters (space at a word's start), the counts of the
+/// next character, space meaning the end of the word.
+pub struct Trigrams {
+    /// `next[a][b][c]`: how often `c` follows `a b`; index 0 is space, 1..=26 a..z.
+    next: Vec<[[u32; 27]; 27]>,
+}
+
+fn letter_index(b: u8) -> usize {
+    if b.is_ascii_lowercase() {
+        (b - b'a') as usize + 1
+    } else {
+        0
+    }
+}
+
+impl Trigrams {
+    /// The model counted from the built-in English sample.
+    pub fn english() -> Trigrams {
+        let mut next = vec![[[0u32; 27]; 27]; 27];
+        for w in ENGLISH.split(|c: char| !c.is_ascii_lowercase()) {
+            if w.is_empty() {
+                continue;
+            }
+            let (mut a, mut b) = (0, 0);
+            for c in w.bytes().map(letter_index).chain(std::iter::once(0)) {
+                next[a][b][c] += 1;
+                (a, b) = (b, c);
+            }
+        }
+        Trigrams { next }
+    }
+
+    /// One word from hash stream `stream` of `seed`: letters drawn by the counts of what
+    /// follows the two characters before, until the end is drawn (at most 16 letters).
+    pub fn word(&self, seed: u64, stream: u64, out: &mut Vec<u8>) {
+        let (mut a, mut b) = (0usize, 0usize);
+        for j in 0..16u64 {
+            let counts = &self.next[a][b];
+            let total: u32 = counts.iter().sum();
+            if total == 0 {
+                return;
+            }
+            let mut x = (hash(seed, stream * 17 + j) % total as u64) as u32;
+            let mut c = 0;
+            while x >= counts[c] {
+                x -= counts[c];
+                c += 1;
+            }
+            if c == 0 {
+                return;
+            }
+            out.push(b'a' + c as u8 - 1);
+            (a, b) = (b, c);
+        }
+    }
+}
+
+/// PBBS trigramString: words of the English trigram model ([`Trigrams`]), separated by a
+/// space (a line feed after about one word in ten), until the text is `n` bytes long.
+pub fn trigram_string(n: usize, seed: u64) -> Vec<u8> {
+    let model = Trigrams::english();
+    let mut t = Vec::with_capacity(n + 20);
+    let mut i = 0u64;
+    while t.len() < n {
+        model.word(seed, i, &mut t);
+        t.push(if hash(seed ^ 0x7e7, i) % 10 == 0 {
+            b'\n'
+        } else {
+            b' '
+        });
+        i += 1;
+    }
+    t.truncate(n);
+    t
+}
+
 /// One standard input: PBBS's file name and its contents.
 pub struct StandardInput {
     /// PBBS's file name, e.g. `randomSeq_10M_int`.
@@ -259,7 +359,34 @@ pub fn standard_inputs(n: usize, seed: u64) -> Vec<StandardInput> {
             format!("2Dkuzmin_{s}"),
             PbbsData::Points2d(kuzmin(n, seed ^ 11)),
         ),
+        input(
+            format!("trigramString_{s}"),
+            PbbsData::Words(trigram_string(n, seed ^ 12)),
+        ),
     ]
+}
+
+/// The names of [`standard_inputs`] at size `n`, without making the inputs.
+pub fn standard_names(n: usize) -> Vec<String> {
+    let s = size_name(n);
+    [
+        "randomSeq_{s}_int",
+        "randomSeq_{s}_256_int",
+        "randomSeq_{s}_100K_int",
+        "randomSeq_{s}_2^31_int",
+        "exptSeq_{s}_int",
+        "almostSortedSeq_{s}_int",
+        "randomSeq_{s}_double",
+        "rMatGraph_J_5_{s}",
+        "randLocalGraph_J_5_{s}",
+        "2DinCube_{s}",
+        "2DinSphere_{s}",
+        "2Dkuzmin_{s}",
+        "trigramString_{s}",
+    ]
+    .iter()
+    .map(|f| f.replace("{s}", &s))
+    .collect()
 }
 
 /// Writes [`standard_inputs`] into `dir` (created if missing); returns the file names.
