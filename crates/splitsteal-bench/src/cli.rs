@@ -516,8 +516,8 @@ fn gen_pbbs(dir: &Path, n: usize, seed: u64) -> Result<(), Box<dyn Error>> {
         "writing PBBS's standard inputs, {n} elements each, seed {seed:#x}, into {}",
         dir.display()
     );
-    let names = crate::pbbs_io::generate::write_standard_inputs(dir, n, seed)
-        .map_err(ExitError::usage)?;
+    let names =
+        crate::pbbs_io::generate::write_standard_inputs(dir, n, seed).map_err(ExitError::usage)?;
     for name in &names {
         say!("{}", dir.join(name).display());
     }

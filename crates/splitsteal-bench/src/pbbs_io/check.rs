@@ -237,7 +237,10 @@ pub fn word_counts(
         }
     }
     if seen.len() != want.len() {
-        let missing = want.keys().find(|w| !seen.contains(*w)).expect("fewer seen");
+        let missing = want
+            .keys()
+            .find(|w| !seen.contains(*w))
+            .expect("fewer seen");
         return Err(format!(
             "{} distinct words, the text has {} ('{}' is missing)",
             seen.len(),
@@ -322,4 +325,105 @@ mod tests {
     }
 
     const RADIUS_PLUS: i64 = wh::RADIUS + 5;
+
+    #[test]
+    fn hull_check_accepts_boundary_points_and_rejects_a_point_just_outside() {
+        // A square with points on every edge, at the corners twice, and at the centre:
+        // all inside or on; the binary search must place each in its wedge.
+        let sq = vec![(0, 0), (4, 0), (4, 4), (0, 4)];
+        let mut pts = sq.clone();
+        pts.extend([
+            (2, 0),
+            (4, 2),
+            (2, 4),
+            (0, 2),
+            (0, 0),
+            (2, 2),
+            (1, 3),
+            (3, 1),
+        ]);
+        hull(&pts, &sq).unwrap();
+        // Rotated start: still a valid hull.
+        hull(&pts, &[(4, 4), (0, 4), (0, 0), (4, 0)]).unwrap();
+        for out in [(5, 2), (2, -1), (-1, 0), (0, 5), (4, 5), (5, 5)] {
+            let mut p = pts.clone();
+            p.push(out);
+            let e = hull(&p, &sq).unwrap_err();
+            assert!(e.contains(&format!("{out:?} is outside")), "{out:?}: {e}");
+        }
+        // On the diagonal from h[0] past h[k-1]'s line: the last wedge's special case.
+        let tri = vec![(0, 0), (4, 0), (0, 4)];
+        let inner = vec![(0, 0), (4, 0), (0, 4), (0, 2), (2, 2), (1, 1)];
+        hull(&inner, &tri).unwrap();
+        let mut past = inner.clone();
+        past.push((0, 6));
+        assert!(hull(&past, &tri).is_err());
+        let mut behind = inner.clone();
+        behind.push((0, -1));
+        assert!(hull(&behind, &tri).is_err());
+    }
+
+    #[test]
+    fn inside_convex_agrees_with_the_edge_by_edge_test() {
+        let pts = wh::in_disk(3000, 9);
+        let h = wh::monotone_chain(&pts);
+        let r = wh::RADIUS;
+        for i in 0..20_000i64 {
+            let p = (
+                (crate::workloads::splitmix64(i as u64) % (2 * r as u64 + 40)) as i64 - r - 20,
+                (crate::workloads::splitmix64(!i as u64) % (2 * r as u64 + 40)) as i64 - r - 20,
+            );
+            let slow = (0..h.len()).all(|j| cross(h[j], h[(j + 1) % h.len()], p) >= 0);
+            assert_eq!(inside_convex(&h, p), slow, "{p:?}");
+        }
+        for &p in &h {
+            assert!(inside_convex(&h, p));
+        }
+    }
+
+    #[test]
+    fn word_count_checker_rejects_wrong_counts() {
+        let text = b"the cat, the hat\nthe end";
+        let is_letter = |b: u8| b.is_ascii_lowercase();
+        // (start, length, count) of the, cat, hat, end.
+        let good = [(0, 3, 3), (4, 3, 1), (13, 3, 1), (21, 3, 1)];
+        word_counts(text, &good, is_letter).unwrap();
+        let mut wrong = good;
+        wrong[0].2 = 2;
+        assert!(word_counts(text, &wrong, is_letter)
+            .unwrap_err()
+            .contains("count 2"));
+        assert!(word_counts(text, &good[..3], is_letter)
+            .unwrap_err()
+            .contains("'end' is missing"));
+        let twice = [good[0], good[1], good[2], good[3], (9, 3, 3)];
+        assert!(word_counts(text, &twice, is_letter)
+            .unwrap_err()
+            .contains("twice"));
+        let bogus = [good[0], good[1], good[2], (1, 3, 1)];
+        assert!(word_counts(text, &bogus, is_letter)
+            .unwrap_err()
+            .contains("'he ' is not a word"));
+        assert!(word_counts(text, &[(30, 3, 1)], is_letter).is_err());
+    }
+
+    #[test]
+    fn prepared_sort_check_is_the_one_shot_check() {
+        let inp = [5u32, 1, 4, 1];
+        let s = SortedPermutation::new(&inp, u32::cmp);
+        assert!(s.check(&[1, 1, 4, 5], u32::cmp).is_ok());
+        assert!(s
+            .check(&[1, 4, 1, 5], u32::cmp)
+            .unwrap_err()
+            .starts_with("not sorted"));
+        assert!(s
+            .check(&[1, 1, 4, 6], u32::cmp)
+            .unwrap_err()
+            .starts_with("not a permutation"));
+        let g = graph::rmat(8, 1500, 2);
+        let (parent, _) = graph::bfs(&mut Serial, &g, 0);
+        let d = bfs_depths_reference(&g, 0);
+        bfs_tree_with_depths(&g, 0, &d, &parent).unwrap();
+        assert!(bfs_tree_with_depths(&g, 0, &d, &parent[1..]).is_err());
+    }
 }

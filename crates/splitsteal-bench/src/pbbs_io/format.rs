@@ -401,7 +401,10 @@ pub fn read_words(path: &Path) -> Result<Vec<u8>, String> {
             .get(header.len())
             .is_none_or(|b| b.is_ascii_whitespace())
     {
-        let body = bytes.iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| i + 1);
+        let body = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
         return Ok(bytes[body..].to_vec());
     }
     if let Some(i) = bytes.iter().position(|b| !b.is_ascii()) {
@@ -580,6 +583,27 @@ mod tests {
         let e = read_binary_graph("g.bin", &bad).unwrap_err().to_string();
         assert_eq!(e, "g.bin: edge 1 goes to vertex 9, but n = 2");
         assert!(read_binary_graph("g.bin", &b[..5]).is_err());
+    }
+
+    #[test]
+    fn words_round_trip_and_plain_text_reads_as_words() {
+        let w = PbbsData::Words(b"the cat\nsat on the mat ".to_vec());
+        assert_eq!(parse("w", &to_text(&w)).unwrap(), w);
+        let dir = std::env::temp_dir().join(format!("pbbs_words_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("trigramString_9");
+        write(&p, &w).unwrap();
+        assert_eq!(read_words(&p).unwrap(), b"the cat\nsat on the mat ");
+        // PBBS's own trigramString files have no header.
+        std::fs::write(&p, b"plain words here\n").unwrap();
+        assert_eq!(read_words(&p).unwrap(), b"plain words here\n");
+        std::fs::write(&p, b"ok\nbad \xff\n").unwrap();
+        let e = read_words(&p).unwrap_err();
+        assert!(
+            e.ends_with("trigramString_9:2: not ASCII text (byte 7)"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -478,6 +478,134 @@ mod tests {
         assert!(descents > 400 && descents <= 700, "{descents}");
     }
 
+    /// Inversions by merge sort, O(n log n).
+    fn inversions(v: &mut [i64]) -> u64 {
+        if v.len() < 2 {
+            return 0;
+        }
+        let mid = v.len() / 2;
+        let mut inv = inversions(&mut v[..mid]) + inversions(&mut v[mid..]);
+        let (l, r) = (v[..mid].to_vec(), v[mid..].to_vec());
+        let (mut i, mut j) = (0, 0);
+        for slot in v.iter_mut() {
+            if j == r.len() || (i < l.len() && l[i] <= r[j]) {
+                *slot = l[i];
+                i += 1;
+            } else {
+                *slot = r[j];
+                j += 1;
+                inv += (l.len() - i) as u64;
+            }
+        }
+        inv
+    }
+
+    #[test]
+    fn almost_sorted_inversions_are_of_the_expected_order() {
+        // A swap of positions x < y adds 2(y - x) - 1 inversions (fewer when swaps
+        // overlap, which is rare at sqrt(n) swaps); E|x - y| = n/3, so about
+        // swaps · 2n/3 in all: 2.1e7 here, against n²/4 = 2.5e9 for a random order.
+        let mut v = almost_sorted_seq(N, default_swaps(N), 4);
+        let inv = inversions(&mut v) as f64;
+        let want = default_swaps(N) as f64 * 2.0 * N as f64 / 3.0;
+        assert!(
+            (inv / want - 1.0).abs() < 0.15,
+            "{inv} inversions, want about {want}"
+        );
+        let mut r = random_seq(N, N as u64, 4);
+        let rinv = inversions(&mut r) as f64;
+        assert!(
+            (rinv / (N as f64 * N as f64 / 4.0) - 1.0).abs() < 0.02,
+            "{rinv}"
+        );
+    }
+
+    #[test]
+    fn expt_seq_key_sizes_are_log_uniform() {
+        // The key drawn for element i lies in [r, 2r) with r = 2^k, k uniform in 0..lg:
+        // its median is near 2^(lg/2), far below the n/2 of a uniform key.
+        let lg = log2_up(N as u64) + 1;
+        let mut keys: Vec<u64> = (0..N as u64)
+            .map(|i| {
+                let r = 1u64 << (hash(3, 2 * i) % lg as u64);
+                r + hash(3, 2 * i + 1) % r
+            })
+            .collect();
+        keys.sort_unstable();
+        let median = keys[N / 2] as f64;
+        let want = 2f64.powi(lg as i32 / 2);
+        assert!(
+            median > want / 2.0 && median < want * 3.0,
+            "median {median}, want about {want}"
+        );
+        let mean = keys.iter().sum::<u64>() as f64 / N as f64;
+        // E[key] = Σ_k 1.5 · 2^k / lg ≈ 1.5 · 2^lg / lg.
+        let want_mean = 1.5 * 2f64.powi(lg as i32) / lg as f64;
+        assert!(
+            (mean / want_mean - 1.0).abs() < 0.1,
+            "mean {mean}, want {want_mean}"
+        );
+    }
+
+    #[test]
+    fn trigram_words_look_like_english() {
+        let t = trigram_string(200_000, 5);
+        assert_eq!(t.len(), 200_000);
+        assert!(t
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b == b' ' || b == b'\n'));
+        let words: Vec<&[u8]> = t
+            .split(|b| !b.is_ascii_lowercase())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mean = words.iter().map(|w| w.len()).sum::<usize>() as f64 / words.len() as f64;
+        // English running text averages 4 to 5 letters a word; the model's sample ~4.6.
+        assert!((3.5..6.0).contains(&mean), "mean word length {mean}");
+        assert!(words.iter().all(|w| w.len() <= 16));
+        let mut freq = [0usize; 26];
+        for w in &words {
+            for &b in *w {
+                freq[(b - b'a') as usize] += 1;
+            }
+        }
+        let letters: usize = freq.iter().sum();
+        let f = |c: u8| freq[(c - b'a') as usize] as f64 / letters as f64;
+        // English's commonest letter is e (about 12%); q, z, x are rare.
+        assert!(freq.iter().max() == Some(&freq[4]), "{freq:?}");
+        assert!(
+            f(b'e') > 0.08 && f(b'q') < 0.01 && f(b'z') < 0.01,
+            "{freq:?}"
+        );
+        // A trigram model repeats common words: 'the' is among them, and the
+        // vocabulary is far smaller than the word count.
+        let distinct: std::collections::HashSet<&[u8]> = words.iter().copied().collect();
+        assert!(words.iter().filter(|w| **w == b"the").count() > words.len() / 100);
+        assert!(
+            distinct.len() < words.len() / 2,
+            "{} distinct",
+            distinct.len()
+        );
+        // Portable: the same text on every machine (a change of the model, the sample
+        // or the hash shows up here).
+        assert_eq!(
+            String::from_utf8(trigram_string(40, 1)).unwrap(),
+            "to\nthe works computs the at thms\nthe\nits"
+        );
+    }
+
+    #[test]
+    fn standard_names_are_the_inputs_names() {
+        for n in [1000, 2500, 3_000_000] {
+            let names: Vec<String> = if n <= 2500 {
+                standard_inputs(n, 1).into_iter().map(|i| i.name).collect()
+            } else {
+                standard_names(n)
+            };
+            assert_eq!(names, standard_names(n));
+        }
+        assert!(standard_names(10_000_000).contains(&"randomSeq_10M_int".to_string()));
+    }
+
     #[test]
     fn rmat_degrees_are_skewed() {
         let log_n = 14;
