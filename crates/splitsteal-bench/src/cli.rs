@@ -22,7 +22,7 @@ const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
 writes bench-report/: about 3.5 minutes on 2 idle cores. --quick takes about 30 s, and
---mode all (every experiment of the papers) about 5.5 minutes; a busy machine stretches
+--mode all (every experiment of the papers) about 7 minutes (the pbbs mode 1.5 of them); a busy machine stretches
 these (the README has the measured times). A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
@@ -32,6 +32,7 @@ Examples:
   splitsteal bench --workload fib,cilksort --policy rayon,chili --threads 2 --reps 10
   splitsteal bench --mode latency,scaling
   splitsteal bench --list
+  splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M   (PBBS 10^7 table)
 
 Output (--out, default bench-report/): results.json ({\"run\": command, revision, machine,
 date, seed, size, settings, partial; \"records\": one per experiment × workload ×

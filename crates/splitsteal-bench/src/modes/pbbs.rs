@@ -537,8 +537,11 @@ impl Source {
     }
 }
 
+/// A recognised file: its name, what it must hold, the benchmarks run on it.
+pub type Found = (String, Kind, Vec<Bench>);
+
 /// The files of `dir` PBBS's names recognise, sorted by name, and the names skipped.
-pub fn scan(dir: &Path) -> Result<(Vec<(String, Kind, Vec<Bench>)>, Vec<String>), String> {
+pub fn scan(dir: &Path) -> Result<(Vec<Found>, Vec<String>), String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("--pbbs-dir {}: {e}", dir.display()))?;
     let mut found = Vec::new();
@@ -892,10 +895,14 @@ mod tests {
 
     #[test]
     fn pbbs_names_are_recognised_and_others_are_not() {
-        let r = |n: &str| recognise(n).map(|(k, b)| (k, b));
+        let r = recognise;
         use Bench::*;
         assert_eq!(
             r("randomSeq_10M_int"),
+            Some((Kind::Ints, vec![IntegerSort, RemoveDuplicates]))
+        );
+        assert_eq!(
+            r("exptSeq_10M_int"),
             Some((Kind::Ints, vec![IntegerSort, RemoveDuplicates]))
         );
         assert_eq!(

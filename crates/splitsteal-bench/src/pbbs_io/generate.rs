@@ -46,12 +46,15 @@ pub fn expt_seq(n: usize, range: u64, seed: u64) -> Vec<i64> {
     assert!(range > 0, "expt_seq: range must be positive");
     let lg = log2_up(n as u64) + 1;
     (0..n as u64)
-        .map(|i| {
-            let r = 1u64 << (hash(seed, 2 * i) % lg as u64);
-            let key = r + hash(seed, 2 * i + 1) % r;
-            (hash(seed ^ 0x5eed, key) % range) as i64
-        })
+        .map(|i| (hash(seed ^ 0x5eed, expt_key(seed, i, lg)) % range) as i64)
         .collect()
+}
+
+/// exptSeq's key of element `i` before it is hashed: `r + h mod r` with
+/// `r = 2^(h' mod lg)`, so its size is log-uniform below `2^lg`.
+pub fn expt_key(seed: u64, i: u64, lg: u32) -> u64 {
+    let r = 1u64 << (hash(seed, 2 * i) % lg as u64);
+    r + hash(seed, 2 * i + 1) % r
 }
 
 /// `ceil(log2(x))`, 0 for x <= 1 (PBBS `utils::log2Up`).
@@ -272,7 +275,7 @@ pub fn trigram_string(n: usize, seed: u64) -> Vec<u8> {
     let mut i = 0u64;
     while t.len() < n {
         model.word(seed, i, &mut t);
-        t.push(if hash(seed ^ 0x7e7, i) % 10 == 0 {
+        t.push(if hash(seed ^ 0x7e7, i).is_multiple_of(10) {
             b'\n'
         } else {
             b' '
@@ -525,12 +528,7 @@ mod tests {
         // The key drawn for element i lies in [r, 2r) with r = 2^k, k uniform in 0..lg:
         // its median is near 2^(lg/2), far below the n/2 of a uniform key.
         let lg = log2_up(N as u64) + 1;
-        let mut keys: Vec<u64> = (0..N as u64)
-            .map(|i| {
-                let r = 1u64 << (hash(3, 2 * i) % lg as u64);
-                r + hash(3, 2 * i + 1) % r
-            })
-            .collect();
+        let mut keys: Vec<u64> = (0..N as u64).map(|i| expt_key(3, i, lg)).collect();
         keys.sort_unstable();
         let median = keys[N / 2] as f64;
         let want = 2f64.powi(lg as i32 / 2);
