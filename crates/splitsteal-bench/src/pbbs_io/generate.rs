@@ -305,100 +305,98 @@ pub fn size_name(n: usize) -> String {
     }
 }
 
+/// A standard input not yet made: its name, and the generator that makes it (so that
+/// [`write_standard_inputs`] holds one input in memory at a time, which matters at 10^7).
+pub type Maker = (String, Box<dyn FnOnce() -> PbbsData>);
+
 /// The standard inputs of the PBBS workloads at size `n`, with PBBS's file names.
 pub fn standard_inputs(n: usize, seed: u64) -> Vec<StandardInput> {
-    let s = size_name(n);
-    let log_n = log2_up(n as u64);
-    let input = |name: String, data| StandardInput { name, data };
-    vec![
-        input(
-            format!("randomSeq_{s}_int"),
-            PbbsData::Ints(random_seq(n, n as u64, seed)),
-        ),
-        input(
-            format!("randomSeq_{s}_256_int"),
-            PbbsData::Ints(random_seq(n, 256, seed ^ 1)),
-        ),
-        input(
-            format!("randomSeq_{s}_100K_int"),
-            PbbsData::Ints(random_seq(n, 100_000, seed ^ 2)),
-        ),
-        input(
-            format!("randomSeq_{s}_2^31_int"),
-            PbbsData::Ints(random_seq(n, 1 << 31, seed ^ 3)),
-        ),
-        input(
-            format!("exptSeq_{s}_int"),
-            PbbsData::Ints(expt_seq(n, n as u64, seed ^ 4)),
-        ),
-        input(
-            format!("almostSortedSeq_{s}_int"),
-            PbbsData::Ints(almost_sorted_seq(n, default_swaps(n), seed ^ 5)),
-        ),
-        input(
-            format!("randomSeq_{s}_double"),
-            PbbsData::Doubles(random_doubles(n, seed ^ 6)),
-        ),
-        input(
-            format!("rMatGraph_J_5_{s}"),
-            PbbsData::Adjacency(symmetric_graph(
-                1 << log_n,
-                &rmat_edges(log_n, 5 * n, seed ^ 7),
-            )),
-        ),
-        input(
-            format!("randLocalGraph_J_5_{s}"),
-            PbbsData::Adjacency(symmetric_graph(n, &rand_local_edges(n, 5, seed ^ 8))),
-        ),
-        input(
-            format!("2DinCube_{s}"),
-            PbbsData::Points2d(in_square(n, seed ^ 9)),
-        ),
-        input(
-            format!("2DinSphere_{s}"),
-            PbbsData::Points2d(in_circle(n, seed ^ 10)),
-        ),
-        input(
-            format!("2Dkuzmin_{s}"),
-            PbbsData::Points2d(kuzmin(n, seed ^ 11)),
-        ),
-        input(
-            format!("trigramString_{s}"),
-            PbbsData::Words(trigram_string(n, seed ^ 12)),
-        ),
-    ]
+    makers(n, seed)
+        .into_iter()
+        .map(|(name, make)| StandardInput { name, data: make() })
+        .collect()
 }
 
 /// The names of [`standard_inputs`] at size `n`, without making the inputs.
 pub fn standard_names(n: usize) -> Vec<String> {
+    makers(n, 0).into_iter().map(|(name, _)| name).collect()
+}
+
+/// [`standard_inputs`], each behind its generator.
+pub fn makers(n: usize, seed: u64) -> Vec<Maker> {
     let s = size_name(n);
-    [
-        "randomSeq_{s}_int",
-        "randomSeq_{s}_256_int",
-        "randomSeq_{s}_100K_int",
-        "randomSeq_{s}_2^31_int",
-        "exptSeq_{s}_int",
-        "almostSortedSeq_{s}_int",
-        "randomSeq_{s}_double",
-        "rMatGraph_J_5_{s}",
-        "randLocalGraph_J_5_{s}",
-        "2DinCube_{s}",
-        "2DinSphere_{s}",
-        "2Dkuzmin_{s}",
-        "trigramString_{s}",
+    let log_n = log2_up(n as u64);
+    let m = |name: String, make: Box<dyn FnOnce() -> PbbsData>| (name, make);
+    vec![
+        m(
+            format!("randomSeq_{s}_int"),
+            Box::new(move || PbbsData::Ints(random_seq(n, n as u64, seed))),
+        ),
+        m(
+            format!("randomSeq_{s}_256_int"),
+            Box::new(move || PbbsData::Ints(random_seq(n, 256, seed ^ 1))),
+        ),
+        m(
+            format!("randomSeq_{s}_100K_int"),
+            Box::new(move || PbbsData::Ints(random_seq(n, 100_000, seed ^ 2))),
+        ),
+        m(
+            format!("randomSeq_{s}_2^31_int"),
+            Box::new(move || PbbsData::Ints(random_seq(n, 1 << 31, seed ^ 3))),
+        ),
+        m(
+            format!("exptSeq_{s}_int"),
+            Box::new(move || PbbsData::Ints(expt_seq(n, n as u64, seed ^ 4))),
+        ),
+        m(
+            format!("almostSortedSeq_{s}_int"),
+            Box::new(move || PbbsData::Ints(almost_sorted_seq(n, default_swaps(n), seed ^ 5))),
+        ),
+        m(
+            format!("randomSeq_{s}_double"),
+            Box::new(move || PbbsData::Doubles(random_doubles(n, seed ^ 6))),
+        ),
+        m(
+            format!("rMatGraph_J_5_{s}"),
+            Box::new(move || {
+                PbbsData::Adjacency(symmetric_graph(
+                    1 << log_n,
+                    &rmat_edges(log_n, 5 * n, seed ^ 7),
+                ))
+            }),
+        ),
+        m(
+            format!("randLocalGraph_J_5_{s}"),
+            Box::new(move || {
+                PbbsData::Adjacency(symmetric_graph(n, &rand_local_edges(n, 5, seed ^ 8)))
+            }),
+        ),
+        m(
+            format!("2DinCube_{s}"),
+            Box::new(move || PbbsData::Points2d(in_square(n, seed ^ 9))),
+        ),
+        m(
+            format!("2DinSphere_{s}"),
+            Box::new(move || PbbsData::Points2d(in_circle(n, seed ^ 10))),
+        ),
+        m(
+            format!("2Dkuzmin_{s}"),
+            Box::new(move || PbbsData::Points2d(kuzmin(n, seed ^ 11))),
+        ),
+        m(
+            format!("trigramString_{s}"),
+            Box::new(move || PbbsData::Words(trigram_string(n, seed ^ 12))),
+        ),
     ]
-    .iter()
-    .map(|f| f.replace("{s}", &s))
-    .collect()
 }
 
 /// Writes [`standard_inputs`] into `dir` (created if missing); returns the file names.
 pub fn write_standard_inputs(dir: &Path, n: usize, seed: u64) -> Result<Vec<String>, String> {
     splitsteal_report::out_dir::prepare(dir).map_err(|e| e.to_string())?;
     let mut names = Vec::new();
-    for inp in standard_inputs(n, seed) {
-        format::write(&dir.join(&inp.name), &inp.data)?;
-        names.push(inp.name);
+    for (name, make) in makers(n, seed) {
+        format::write(&dir.join(&name), &make())?;
+        names.push(name);
     }
     Ok(names)
 }
