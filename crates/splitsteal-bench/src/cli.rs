@@ -22,7 +22,7 @@ const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
 writes bench-report/: about 3.5 minutes on 2 idle cores. --quick takes about 30 s, and
---mode all (every experiment of the papers) about 5.5 minutes; a busy machine stretches
+--mode all (every experiment of the papers) about 7 minutes (the pbbs mode 1.5 of them); a busy machine stretches
 these (the README has the measured times). A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
@@ -32,6 +32,7 @@ Examples:
   splitsteal bench --workload fib,cilksort --policy rayon,chili --threads 2 --reps 10
   splitsteal bench --mode latency,scaling
   splitsteal bench --list
+  splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M   (PBBS 10^7 table)
 
 Output (--out, default bench-report/): results.json ({\"run\": command, revision, machine,
 date, seed, size, settings, partial; \"records\": one per experiment × workload ×
@@ -64,7 +65,8 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
-    /// multiprogram, mailbox, cache, or all (default: suite,iter). A mode named here that the
+    /// multiprogram, mailbox, cache, pbbs, or all (default: suite,iter; pbbs with
+    /// --pbbs-dir). A mode named here that the
     /// --workload and --policy selection leaves with nothing to run is an error.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
@@ -98,6 +100,22 @@ pub struct BenchArgs {
     /// Output folder.
     #[arg(long, default_value = "bench-report", value_name = "DIR")]
     pub out: PathBuf,
+
+    /// Write PBBS's standard inputs (randomSeq_10M_int, rMatGraph_J_5_10M, ...: PBBS's file
+    /// names and text formats) into DIR at --pbbs-n elements, then exit.
+    #[arg(long, value_name = "DIR")]
+    pub gen_pbbs: Option<PathBuf>,
+
+    /// Run the PBBS workloads (the pbbs mode) on the PBBS-format files in DIR, recognised
+    /// by PBBS's file names and headers; other files are listed and skipped. Without
+    /// --mode, runs the pbbs mode alone.
+    #[arg(long, value_name = "DIR")]
+    pub pbbs_dir: Option<PathBuf>,
+
+    /// Elements per input for --gen-pbbs (default 10000000, PBBS's 10M) and for the pbbs
+    /// mode's generated inputs (default: by size, see --list).
+    #[arg(long, value_parser = parse_positive, value_name = "N")]
+    pub pbbs_n: Option<usize>,
 
     /// The cache mode's child run (WORKLOAD:SCHEDULER:THREADS), started under valgrind.
     #[arg(long, hide = true, value_name = "WORKLOAD:SCHEDULER:THREADS")]
@@ -253,8 +271,24 @@ fn plan(args: &BenchArgs, env: &Env) -> Result<Vec<Mode>, ExitError> {
             "--threads {t}: a pool has at most {max} worker threads"
         )));
     }
-    let explicit = !args.mode.is_empty();
-    let selected = selected_modes(&args.mode);
+    // --pbbs-dir alone asks for the pbbs mode alone.
+    let pbbs_only = args.mode.is_empty() && args.pbbs_dir.is_some();
+    let explicit = !args.mode.is_empty() || pbbs_only;
+    let selected = if pbbs_only {
+        vec![Mode::Pbbs]
+    } else {
+        selected_modes(&args.mode)
+    };
+    if selected.contains(&Mode::Pbbs) {
+        // Before planning: the runs it plans are the files it loaded, and a malformed
+        // file is an error before anything runs.
+        modes::pbbs::prepare(env).map_err(ExitError::usage)?;
+    } else if let Some(d) = &args.pbbs_dir {
+        return Err(ExitError::usage(format!(
+            "--pbbs-dir {}: the pbbs mode is not among the selected modes",
+            d.display()
+        )));
+    }
     let mut modes = Vec::new();
     for &m in &selected {
         // With the suite, syncops reads the suite's records instead of running its own.
@@ -427,6 +461,9 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
         say!("{}", list().trim_end());
         return Ok(());
     }
+    if let Some(dir) = &args.gen_pbbs {
+        return gen_pbbs(dir, args.pbbs_n.unwrap_or(GEN_PBBS_N), args.seed);
+    }
     let start = Instant::now();
     let mut env = env(&args);
     let modes = plan(&args, &env)?;
@@ -466,6 +503,31 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
         update_readme(readme, &args.out, &info, &outputs)?;
     }
     failures(&outputs)
+}
+
+/// `--gen-pbbs`'s default size: PBBS's 10^7-element files (`randomSeq_10M_int`), the size
+/// of the issue's table.
+pub const GEN_PBBS_N: usize = 10_000_000;
+
+/// `--gen-pbbs DIR`: writes the standard inputs; a folder or file that cannot be written
+/// is a usage error (exit 2) naming the path.
+fn gen_pbbs(dir: &Path, n: usize, seed: u64) -> Result<(), Box<dyn Error>> {
+    let t = Instant::now();
+    tell!(
+        "writing PBBS's standard inputs, {n} elements each, seed {seed:#x}, into {}",
+        dir.display()
+    );
+    let names =
+        crate::pbbs_io::generate::write_standard_inputs(dir, n, seed).map_err(ExitError::usage)?;
+    for name in &names {
+        say!("{}", dir.join(name).display());
+    }
+    tell!(
+        "{} files written in {}",
+        names.len(),
+        fmt_secs(t.elapsed().as_secs_f64())
+    );
+    Ok(())
 }
 
 /// An error naming the cells whose output failed verification (or that could not run), so
@@ -514,6 +576,7 @@ fn env(args: &BenchArgs) -> Env {
         progress: Progress::hidden(),
         watchdog: Watchdog::disabled(),
         partial: Arc::default(),
+        pbbs: modes::pbbs::Source::new(args.pbbs_dir.clone(), args.pbbs_n),
     }
 }
 
@@ -855,7 +918,7 @@ mod tests {
     #[test]
     fn modes_expand() {
         assert_eq!(concrete_modes(&[ModeArg::All]), Mode::all());
-        assert_eq!(Mode::all().len(), 8);
+        assert_eq!(Mode::all().len(), 9);
         assert_eq!(
             concrete_modes(&[ModeArg::One(Mode::Latency), ModeArg::One(Mode::Suite)]),
             vec![Mode::Suite, Mode::Latency]

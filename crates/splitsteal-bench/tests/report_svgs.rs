@@ -37,6 +37,7 @@ fn report() -> &'static (PathBuf, Vec<(Mode, ModeOutput)>) {
             progress: Progress::hidden(),
             watchdog: Watchdog::disabled(),
             partial: Arc::new(Mutex::new(Vec::new())),
+            pbbs: Default::default(),
         };
         let mut outputs: Vec<(Mode, ModeOutput)> = Vec::new();
         for &m in Mode::all() {
@@ -92,6 +93,7 @@ fn every_plot_is_written_and_its_labels_lie_inside_it() {
         "multiprogram.svg",
         "multiprogram-speedup.svg",
         "mailbox.svg",
+        "pbbs.svg",
     ] {
         assert!(names.iter().any(|n| n == want), "{want} missing: {names:?}");
     }

@@ -529,6 +529,7 @@ mod tests {
             progress: Progress::hidden(),
             watchdog: Watchdog::disabled(),
             partial: Default::default(),
+            pbbs: Default::default(),
         };
         let out = run(&env);
         let per = messages_per_producer(Size::Test);

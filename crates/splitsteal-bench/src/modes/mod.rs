@@ -10,6 +10,7 @@
 //! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4), issue 10 |
 //! | `mailbox` | one consumer, 1/2/4 producers: ns per message through splitsteal's mailbox, a `Mutex<VecDeque>`, crossbeam's channel, `SegQueue`, `ArrayQueue` | low-latency thesis, §4.4; issue 15 |
 //! | `cache` | L1 and last-level misses per task and per steal of each deque, simulated by cachegrind | low-latency thesis, §4.3.1 |
+//! | `pbbs` | the PBBS benchmarks on PBBS-format input files (generated, or `--pbbs-dir`), 1 and 2 threads: best policy, lcws-signal, rayon's own API, serial; PBBS's checkers | LCWS-in-practice paper, §5; issue 15 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -26,6 +27,7 @@ pub mod iter;
 pub mod latency;
 pub mod mailbox;
 pub mod multiprogram;
+pub mod pbbs;
 pub mod scaling;
 pub mod suite;
 pub mod syncops;
@@ -50,6 +52,8 @@ pub enum Mode {
     Mailbox,
     /// Cache misses per task and per steal of each deque, SIMULATED by cachegrind (valgrind).
     Cache,
+    /// PBBS benchmarks on PBBS-format inputs (--pbbs-dir, or generated): best policy, lcws-signal, rayon's API, serial.
+    Pbbs,
 }
 
 /// What a mode is: its name, the runs it plans and how it runs.
@@ -145,6 +149,12 @@ impl Mode {
                 run: |env, _| cache::run(env),
                 workloads: |env| Some(cache::workloads(env)),
             },
+            Mode::Pbbs => Spec {
+                name: "pbbs",
+                planned_runs: |env, _| pbbs::planned_runs(env),
+                run: |env, _| pbbs::run(env),
+                workloads: |_| None,
+            },
         }
     }
 
@@ -225,6 +235,8 @@ pub struct Env {
     pub watchdog: Watchdog,
     /// Every record so far (the partial report of an interrupted or timed-out run).
     pub partial: Arc<Mutex<Vec<Record>>>,
+    /// The pbbs mode's inputs: `--pbbs-dir`, `--pbbs-n`.
+    pub pbbs: pbbs::Source,
 }
 
 impl Env {

@@ -862,6 +862,7 @@ mod tests {
             progress: Progress::hidden(),
             watchdog: Watchdog::disabled(),
             partial: Default::default(),
+            pbbs: Default::default(),
         };
         let mut out = ModeOutput::default();
         let before = affinity::allowed_cpus().unwrap();

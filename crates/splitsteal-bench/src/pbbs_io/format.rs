@@ -35,6 +35,10 @@ pub enum PbbsData {
     Adjacency(AdjGraph),
     /// `EdgeArray`.
     Edges(Vec<(u32, u32)>),
+    /// Words: `sequenceChar`, then the text itself (PBBS's trigramString files, which
+    /// PBBS's wordCounts reads as plain text, are read without the header line too:
+    /// [`read_words`]).
+    Words(Vec<u8>),
 }
 
 /// A directed graph as PBBS stores it: vertex `v`'s out-edges are
@@ -75,6 +79,7 @@ impl PbbsData {
             PbbsData::Points2d(_) => "pbbs_sequencePoint2d",
             PbbsData::Adjacency(_) => "AdjacencyGraph",
             PbbsData::Edges(_) => "EdgeArray",
+            PbbsData::Words(_) => "sequenceChar",
         }
     }
 }
@@ -202,12 +207,16 @@ pub fn parse(file: &str, text: &str) -> Result<PbbsData, FormatError> {
         "pbbs_sequencePoint2d" => PbbsData::Points2d(t.pairs("a coordinate")?),
         "EdgeArray" => PbbsData::Edges(t.pairs("a vertex")?),
         "AdjacencyGraph" => PbbsData::Adjacency(adjacency(&mut t)?),
+        "sequenceChar" => {
+            let body = text.split_once('\n').map_or("", |(_, b)| b);
+            PbbsData::Words(body.as_bytes().to_vec())
+        }
         other => {
             return Err(t.err(
                 1,
                 format!(
                     "unknown header '{other}' (expected sequenceInt, sequenceDouble, \
-                     sequenceIntPair, pbbs_sequencePoint2d, AdjacencyGraph or EdgeArray)"
+                     sequenceIntPair, pbbs_sequencePoint2d, AdjacencyGraph, EdgeArray or sequenceChar)"
                 ),
             ))
         }
@@ -271,6 +280,7 @@ pub fn to_text(data: &PbbsData) -> String {
         PbbsData::Edges(v) => v.iter().for_each(|(a, b)| {
             let _ = writeln!(s, "{a} {b}");
         }),
+        PbbsData::Words(t) => s.push_str(&String::from_utf8_lossy(t)),
         PbbsData::Adjacency(g) => {
             let _ = writeln!(s, "{}\n{}", g.offsets.len(), g.edges.len());
             g.offsets.iter().for_each(|o| {
@@ -378,6 +388,30 @@ pub fn read(path: &Path) -> Result<PbbsData, String> {
         )
     })?;
     parse(&name, text).map_err(|e| e.to_string())
+}
+
+/// Reads a words file: `sequenceChar` and the text, or (PBBS's own trigramString files)
+/// the text alone, which must then be ASCII. Errors name the path.
+pub fn read_words(path: &Path) -> Result<Vec<u8>, String> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let header = b"sequenceChar";
+    if bytes.starts_with(header)
+        && bytes
+            .get(header.len())
+            .is_none_or(|b| b.is_ascii_whitespace())
+    {
+        let body = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        return Ok(bytes[body..].to_vec());
+    }
+    if let Some(i) = bytes.iter().position(|b| !b.is_ascii()) {
+        let line = 1 + bytes[..i].iter().filter(|&&b| b == b'\n').count();
+        return Err(format!("{name}:{line}: not ASCII text (byte {i})"));
+    }
+    Ok(bytes)
 }
 
 /// Writes `data` as a PBBS text file (binary graph when the name ends in `.bin` and
@@ -549,6 +583,27 @@ mod tests {
         let e = read_binary_graph("g.bin", &bad).unwrap_err().to_string();
         assert_eq!(e, "g.bin: edge 1 goes to vertex 9, but n = 2");
         assert!(read_binary_graph("g.bin", &b[..5]).is_err());
+    }
+
+    #[test]
+    fn words_round_trip_and_plain_text_reads_as_words() {
+        let w = PbbsData::Words(b"the cat\nsat on the mat ".to_vec());
+        assert_eq!(parse("w", &to_text(&w)).unwrap(), w);
+        let dir = std::env::temp_dir().join(format!("pbbs_words_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("trigramString_9");
+        write(&p, &w).unwrap();
+        assert_eq!(read_words(&p).unwrap(), b"the cat\nsat on the mat ");
+        // PBBS's own trigramString files have no header.
+        std::fs::write(&p, b"plain words here\n").unwrap();
+        assert_eq!(read_words(&p).unwrap(), b"plain words here\n");
+        std::fs::write(&p, b"ok\nbad \xff\n").unwrap();
+        let e = read_words(&p).unwrap_err();
+        assert!(
+            e.ends_with("trigramString_9:2: not ASCII text (byte 7)"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -46,12 +46,15 @@ pub fn expt_seq(n: usize, range: u64, seed: u64) -> Vec<i64> {
     assert!(range > 0, "expt_seq: range must be positive");
     let lg = log2_up(n as u64) + 1;
     (0..n as u64)
-        .map(|i| {
-            let r = 1u64 << (hash(seed, 2 * i) % lg as u64);
-            let key = r + hash(seed, 2 * i + 1) % r;
-            (hash(seed ^ 0x5eed, key) % range) as i64
-        })
+        .map(|i| (hash(seed ^ 0x5eed, expt_key(seed, i, lg)) % range) as i64)
         .collect()
+}
+
+/// exptSeq's key of element `i` before it is hashed: `r + h mod r` with
+/// `r = 2^(h' mod lg)`, so its size is log-uniform below `2^lg`.
+pub fn expt_key(seed: u64, i: u64, lg: u32) -> u64 {
+    let r = 1u64 << (hash(seed, 2 * i) % lg as u64);
+    r + hash(seed, 2 * i + 1) % r
 }
 
 /// `ceil(log2(x))`, 0 for x <= 1 (PBBS `utils::log2Up`).
@@ -183,6 +186,106 @@ pub fn kuzmin(n: usize, seed: u64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The English sample the trigram model is counted from: ordinary prose, written for this
+/// purpose, so that the letter statistics are English's without shipping a corpus.
+const ENGLISH: &str = "\
+the problem based benchmark suite is a collection of problems that are defined by their input and \
+output rather than by the code that solves them. each problem comes with inputs of several kinds and \
+with a program that checks whether an output is correct for its input. the suite was designed so that \
+people could compare parallel algorithms and the systems that run them on the same footing. among the \
+problems there are sorting and searching of sequences, counting the words of a text, finding the \
+shortest paths and the breadth first trees of large graphs, and building the convex hull of a cloud of \
+points in the plane. a scheduler that steals work from the other processors when it runs out of its \
+own keeps every core busy while the work is uneven, and it does so without a central queue that all \
+of the threads would have to share. when one of the workers finishes early it looks at another \
+worker and takes the oldest task it finds there, which is usually the largest piece of the remaining \
+computation. the thief then splits that piece again and again, so that the other workers can help, \
+and in this way the whole computation is spread over the machine with very little communication. \
+this works well for divide and conquer programs where each step splits the problem into two halves \
+of about the same size, but it also works for loops over large arrays and for the rounds of graph \
+algorithms in which the frontier grows and shrinks from one round to the next. the measurements in \
+these papers show where the time goes: in the memory fences that protect the deque, in the atomic \
+operations that settle a race between the owner and a thief, and in the cache misses that follow \
+when a task moves to another core. with these numbers in hand the authors could choose which of the \
+operations to remove and show that the programs still compute the right answer every time.";
+
+/// A letter-trigram model of English (PBBS trigramSeq/trigramString draw words from one):
+/// for each pair of preceding characters (space at a word's start), the counts of the
+/// next character, space meaning the end of the word.
+pub struct Trigrams {
+    /// `next[a][b][c]`: how often `c` follows `a b`; index 0 is space, 1..=26 a..z.
+    next: Vec<[[u32; 27]; 27]>,
+}
+
+fn letter_index(b: u8) -> usize {
+    if b.is_ascii_lowercase() {
+        (b - b'a') as usize + 1
+    } else {
+        0
+    }
+}
+
+impl Trigrams {
+    /// The model counted from the built-in English sample.
+    pub fn english() -> Trigrams {
+        let mut next = vec![[[0u32; 27]; 27]; 27];
+        for w in ENGLISH.split(|c: char| !c.is_ascii_lowercase()) {
+            if w.is_empty() {
+                continue;
+            }
+            let (mut a, mut b) = (0, 0);
+            for c in w.bytes().map(letter_index).chain(std::iter::once(0)) {
+                next[a][b][c] += 1;
+                (a, b) = (b, c);
+            }
+        }
+        Trigrams { next }
+    }
+
+    /// One word from hash stream `stream` of `seed`: letters drawn by the counts of what
+    /// follows the two characters before, until the end is drawn (at most 16 letters).
+    pub fn word(&self, seed: u64, stream: u64, out: &mut Vec<u8>) {
+        let (mut a, mut b) = (0usize, 0usize);
+        for j in 0..16u64 {
+            let counts = &self.next[a][b];
+            let total: u32 = counts.iter().sum();
+            if total == 0 {
+                return;
+            }
+            let mut x = (hash(seed, stream * 17 + j) % total as u64) as u32;
+            let mut c = 0;
+            while x >= counts[c] {
+                x -= counts[c];
+                c += 1;
+            }
+            if c == 0 {
+                return;
+            }
+            out.push(b'a' + c as u8 - 1);
+            (a, b) = (b, c);
+        }
+    }
+}
+
+/// PBBS trigramString: words of the English trigram model ([`Trigrams`]), separated by a
+/// space (a line feed after about one word in ten), until the text is `n` bytes long.
+pub fn trigram_string(n: usize, seed: u64) -> Vec<u8> {
+    let model = Trigrams::english();
+    let mut t = Vec::with_capacity(n + 20);
+    let mut i = 0u64;
+    while t.len() < n {
+        model.word(seed, i, &mut t);
+        t.push(if hash(seed ^ 0x7e7, i).is_multiple_of(10) {
+            b'\n'
+        } else {
+            b' '
+        });
+        i += 1;
+    }
+    t.truncate(n);
+    t
+}
+
 /// One standard input: PBBS's file name and its contents.
 pub struct StandardInput {
     /// PBBS's file name, e.g. `randomSeq_10M_int`.
@@ -202,62 +305,87 @@ pub fn size_name(n: usize) -> String {
     }
 }
 
+/// A standard input not yet made: its name, and the generator that makes it (so that
+/// [`write_standard_inputs`] holds one input in memory at a time, which matters at 10^7).
+pub type Maker = (String, Box<dyn FnOnce() -> PbbsData>);
+
 /// The standard inputs of the PBBS workloads at size `n`, with PBBS's file names.
 pub fn standard_inputs(n: usize, seed: u64) -> Vec<StandardInput> {
+    makers(n, seed)
+        .into_iter()
+        .map(|(name, make)| StandardInput { name, data: make() })
+        .collect()
+}
+
+/// The names of [`standard_inputs`] at size `n`, without making the inputs.
+pub fn standard_names(n: usize) -> Vec<String> {
+    makers(n, 0).into_iter().map(|(name, _)| name).collect()
+}
+
+/// [`standard_inputs`], each behind its generator.
+pub fn makers(n: usize, seed: u64) -> Vec<Maker> {
     let s = size_name(n);
     let log_n = log2_up(n as u64);
-    let input = |name: String, data| StandardInput { name, data };
+    let m = |name: String, make: Box<dyn FnOnce() -> PbbsData>| (name, make);
     vec![
-        input(
+        m(
             format!("randomSeq_{s}_int"),
-            PbbsData::Ints(random_seq(n, n as u64, seed)),
+            Box::new(move || PbbsData::Ints(random_seq(n, n as u64, seed))),
         ),
-        input(
+        m(
             format!("randomSeq_{s}_256_int"),
-            PbbsData::Ints(random_seq(n, 256, seed ^ 1)),
+            Box::new(move || PbbsData::Ints(random_seq(n, 256, seed ^ 1))),
         ),
-        input(
+        m(
             format!("randomSeq_{s}_100K_int"),
-            PbbsData::Ints(random_seq(n, 100_000, seed ^ 2)),
+            Box::new(move || PbbsData::Ints(random_seq(n, 100_000, seed ^ 2))),
         ),
-        input(
+        m(
             format!("randomSeq_{s}_2^31_int"),
-            PbbsData::Ints(random_seq(n, 1 << 31, seed ^ 3)),
+            Box::new(move || PbbsData::Ints(random_seq(n, 1 << 31, seed ^ 3))),
         ),
-        input(
+        m(
             format!("exptSeq_{s}_int"),
-            PbbsData::Ints(expt_seq(n, n as u64, seed ^ 4)),
+            Box::new(move || PbbsData::Ints(expt_seq(n, n as u64, seed ^ 4))),
         ),
-        input(
+        m(
             format!("almostSortedSeq_{s}_int"),
-            PbbsData::Ints(almost_sorted_seq(n, default_swaps(n), seed ^ 5)),
+            Box::new(move || PbbsData::Ints(almost_sorted_seq(n, default_swaps(n), seed ^ 5))),
         ),
-        input(
+        m(
             format!("randomSeq_{s}_double"),
-            PbbsData::Doubles(random_doubles(n, seed ^ 6)),
+            Box::new(move || PbbsData::Doubles(random_doubles(n, seed ^ 6))),
         ),
-        input(
+        m(
             format!("rMatGraph_J_5_{s}"),
-            PbbsData::Adjacency(symmetric_graph(
-                1 << log_n,
-                &rmat_edges(log_n, 5 * n, seed ^ 7),
-            )),
+            Box::new(move || {
+                PbbsData::Adjacency(symmetric_graph(
+                    1 << log_n,
+                    &rmat_edges(log_n, 5 * n, seed ^ 7),
+                ))
+            }),
         ),
-        input(
+        m(
             format!("randLocalGraph_J_5_{s}"),
-            PbbsData::Adjacency(symmetric_graph(n, &rand_local_edges(n, 5, seed ^ 8))),
+            Box::new(move || {
+                PbbsData::Adjacency(symmetric_graph(n, &rand_local_edges(n, 5, seed ^ 8)))
+            }),
         ),
-        input(
+        m(
             format!("2DinCube_{s}"),
-            PbbsData::Points2d(in_square(n, seed ^ 9)),
+            Box::new(move || PbbsData::Points2d(in_square(n, seed ^ 9))),
         ),
-        input(
+        m(
             format!("2DinSphere_{s}"),
-            PbbsData::Points2d(in_circle(n, seed ^ 10)),
+            Box::new(move || PbbsData::Points2d(in_circle(n, seed ^ 10))),
         ),
-        input(
+        m(
             format!("2Dkuzmin_{s}"),
-            PbbsData::Points2d(kuzmin(n, seed ^ 11)),
+            Box::new(move || PbbsData::Points2d(kuzmin(n, seed ^ 11))),
+        ),
+        m(
+            format!("trigramString_{s}"),
+            Box::new(move || PbbsData::Words(trigram_string(n, seed ^ 12))),
         ),
     ]
 }
@@ -266,9 +394,9 @@ pub fn standard_inputs(n: usize, seed: u64) -> Vec<StandardInput> {
 pub fn write_standard_inputs(dir: &Path, n: usize, seed: u64) -> Result<Vec<String>, String> {
     splitsteal_report::out_dir::prepare(dir).map_err(|e| e.to_string())?;
     let mut names = Vec::new();
-    for inp in standard_inputs(n, seed) {
-        format::write(&dir.join(&inp.name), &inp.data)?;
-        names.push(inp.name);
+    for (name, make) in makers(n, seed) {
+        format::write(&dir.join(&name), &make())?;
+        names.push(name);
     }
     Ok(names)
 }
@@ -349,6 +477,129 @@ mod tests {
         assert!((500..=632).contains(&out_of_place), "{out_of_place}");
         let descents = v.windows(2).filter(|w| w[0] > w[1]).count();
         assert!(descents > 400 && descents <= 700, "{descents}");
+    }
+
+    /// Inversions by merge sort, O(n log n).
+    fn inversions(v: &mut [i64]) -> u64 {
+        if v.len() < 2 {
+            return 0;
+        }
+        let mid = v.len() / 2;
+        let mut inv = inversions(&mut v[..mid]) + inversions(&mut v[mid..]);
+        let (l, r) = (v[..mid].to_vec(), v[mid..].to_vec());
+        let (mut i, mut j) = (0, 0);
+        for slot in v.iter_mut() {
+            if j == r.len() || (i < l.len() && l[i] <= r[j]) {
+                *slot = l[i];
+                i += 1;
+            } else {
+                *slot = r[j];
+                j += 1;
+                inv += (l.len() - i) as u64;
+            }
+        }
+        inv
+    }
+
+    #[test]
+    fn almost_sorted_inversions_are_of_the_expected_order() {
+        // A swap of positions x < y adds 2(y - x) - 1 inversions (fewer when swaps
+        // overlap, which is rare at sqrt(n) swaps); E|x - y| = n/3, so about
+        // swaps · 2n/3 in all: 2.1e7 here, against n²/4 = 2.5e9 for a random order.
+        let mut v = almost_sorted_seq(N, default_swaps(N), 4);
+        let inv = inversions(&mut v) as f64;
+        let want = default_swaps(N) as f64 * 2.0 * N as f64 / 3.0;
+        assert!(
+            (inv / want - 1.0).abs() < 0.15,
+            "{inv} inversions, want about {want}"
+        );
+        let mut r = random_seq(N, N as u64, 4);
+        let rinv = inversions(&mut r) as f64;
+        assert!(
+            (rinv / (N as f64 * N as f64 / 4.0) - 1.0).abs() < 0.02,
+            "{rinv}"
+        );
+    }
+
+    #[test]
+    fn expt_seq_key_sizes_are_log_uniform() {
+        // The key drawn for element i lies in [r, 2r) with r = 2^k, k uniform in 0..lg:
+        // its median is near 2^(lg/2), far below the n/2 of a uniform key.
+        let lg = log2_up(N as u64) + 1;
+        let mut keys: Vec<u64> = (0..N as u64).map(|i| expt_key(3, i, lg)).collect();
+        keys.sort_unstable();
+        let median = keys[N / 2] as f64;
+        let want = 2f64.powi(lg as i32 / 2);
+        assert!(
+            median > want / 2.0 && median < want * 3.0,
+            "median {median}, want about {want}"
+        );
+        let mean = keys.iter().sum::<u64>() as f64 / N as f64;
+        // E[key] = Σ_k 1.5 · 2^k / lg ≈ 1.5 · 2^lg / lg.
+        let want_mean = 1.5 * 2f64.powi(lg as i32) / lg as f64;
+        assert!(
+            (mean / want_mean - 1.0).abs() < 0.1,
+            "mean {mean}, want {want_mean}"
+        );
+    }
+
+    #[test]
+    fn trigram_words_look_like_english() {
+        let t = trigram_string(200_000, 5);
+        assert_eq!(t.len(), 200_000);
+        assert!(t
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b == b' ' || b == b'\n'));
+        let words: Vec<&[u8]> = t
+            .split(|b| !b.is_ascii_lowercase())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mean = words.iter().map(|w| w.len()).sum::<usize>() as f64 / words.len() as f64;
+        // English running text averages 4 to 5 letters a word; the model's sample ~4.6.
+        assert!((3.5..6.0).contains(&mean), "mean word length {mean}");
+        assert!(words.iter().all(|w| w.len() <= 16));
+        let mut freq = [0usize; 26];
+        for w in &words {
+            for &b in *w {
+                freq[(b - b'a') as usize] += 1;
+            }
+        }
+        let letters: usize = freq.iter().sum();
+        let f = |c: u8| freq[(c - b'a') as usize] as f64 / letters as f64;
+        // English's commonest letter is e (about 12%); q, z, x are rare.
+        assert!(freq.iter().max() == Some(&freq[4]), "{freq:?}");
+        assert!(
+            f(b'e') > 0.08 && f(b'q') < 0.01 && f(b'z') < 0.01,
+            "{freq:?}"
+        );
+        // A trigram model repeats common words: 'the' is among them, and the
+        // vocabulary is far smaller than the word count.
+        let distinct: std::collections::HashSet<&[u8]> = words.iter().copied().collect();
+        assert!(words.iter().filter(|w| **w == b"the").count() > words.len() / 100);
+        assert!(
+            distinct.len() < words.len() / 2,
+            "{} distinct",
+            distinct.len()
+        );
+        // Portable: the same text on every machine (a change of the model, the sample
+        // or the hash shows up here).
+        assert_eq!(
+            String::from_utf8(trigram_string(40, 1)).unwrap(),
+            "to\nthe works computs the at thms\nthe\nits"
+        );
+    }
+
+    #[test]
+    fn standard_names_are_the_inputs_names() {
+        for n in [1000, 2500, 3_000_000] {
+            let names: Vec<String> = if n <= 2500 {
+                standard_inputs(n, 1).into_iter().map(|i| i.name).collect()
+            } else {
+                standard_names(n)
+            };
+            assert_eq!(names, standard_names(n));
+        }
+        assert!(standard_names(10_000_000).contains(&"randomSeq_10M_int".to_string()));
     }
 
     #[test]

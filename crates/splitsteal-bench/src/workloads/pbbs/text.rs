@@ -15,7 +15,8 @@ use crate::workloads::{rng, DynWorkload, Group, Size, Workload, WorkloadSpec};
 /// Distinct words of the vocabulary.
 pub const VOCABULARY: usize = 50_000;
 
-fn is_letter(b: u8) -> bool {
+/// Whether `b` is part of a word (PBBS wordCounts: lower-case letters; the rest separates).
+pub fn is_letter(b: u8) -> bool {
     b.is_ascii_lowercase()
 }
 
