@@ -268,6 +268,19 @@ where
     merge_sort_plain(ctx, v, is_less, leaf_sort)
 }
 
+/// The presortedness pre-pass alone: sorts `v` (stably) and returns true if it is nearly
+/// sorted or strictly descending, else returns false with `v` untouched. For
+/// [`integer_sort_by_key`](super::integer_sort_by_key), whose radix passes gain nothing
+/// from order.
+pub(crate) fn sort_presorted<C, T, L>(ctx: &mut C, v: &mut [T], is_less: &L) -> bool
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+{
+    mem::size_of::<T>() > 0 && presorted::sort(ctx, v, is_less)
+}
+
 /// The merge sort without the presortedness pre-pass (which sorts its outliers with it).
 pub(crate) fn merge_sort_plain<C, T, L, S>(ctx: &mut C, v: &mut [T], is_less: &L, leaf_sort: &S)
 where
