@@ -37,6 +37,8 @@ use crate::ForkJoin;
 const PROBE: usize = 128;
 /// The probe lets at most `samples / PROBE_DIV` descents through (4 of 128).
 const PROBE_DIV: usize = 32;
+/// Elements the scan tests for order at once.
+const CHUNK: usize = 32;
 /// A block may set aside at most `len / OUTLIER_DIV` elements.
 const OUTLIER_DIV: usize = 32;
 
@@ -106,7 +108,16 @@ where
         let r = blocks.range(b);
         // SAFETY: the blocks are disjoint ranges of `v`; nothing writes `v` meanwhile.
         let s = unsafe { std::slice::from_raw_parts(base.get().add(r.start), r.len()) };
-        s.windows(2).all(|w| is_less(&w[1], &w[0]))
+        // Branch-free within a stretch (vectorizable), early exit between stretches.
+        let (mut ok, mut i) = (true, 0);
+        while ok && i + 1 < s.len() {
+            let e = (i + 8 * CHUNK).min(s.len());
+            ok = s[i..e]
+                .windows(2)
+                .fold(true, |a, w| a & is_less(&w[1], &w[0]));
+            i = e - 1;
+        }
+        ok
     });
     let ok = inner.iter().all(|&x| x)
         && blocks.starts[1..blocks.count()]
@@ -158,7 +169,23 @@ where
     let mut outs = Vec::new();
     let mut fresh = false; // the next kept element starts a new offset step
     let mut top = 0usize; // block index of the stack's top, when `m > 0`
-    for (i, x) in s.iter().enumerate() {
+    let mut slow_until = 0usize; // a chunk from here on has a descent: go one by one
+    let mut i = 0usize;
+    while i < s.len() {
+        // Sorted stretches a chunk at a time, with a branch-free test that the compiler can
+        // vectorize: all-equal input took 7 ms for 10^7 one element at a time, std 3.
+        if !fresh && i >= slow_until && i + CHUNK <= s.len() && (m == 0 || !is_less(&s[i], &s[top]))
+        {
+            let c = &s[i..i + CHUNK];
+            if !c.windows(2).fold(false, |d, w| d | is_less(&w[1], &w[0])) {
+                m += CHUNK;
+                top = i + CHUNK - 1;
+                i += CHUNK;
+                continue;
+            }
+            slow_until = i + CHUNK;
+        }
+        let x = &s[i];
         if m > 0 && is_less(x, &s[top]) {
             outs.push(start + top);
             outs.push(start + i);
@@ -189,6 +216,7 @@ where
             m += 1;
             top = i;
         }
+        i += 1;
     }
     Some(Scan {
         start,
