@@ -267,7 +267,8 @@ where
     L: Fn(&T, &T) -> bool + Sync,
     S: Fn(&mut [T]) + Sync,
 {
-    if mem::size_of::<T>() > 0 && v.len() > SEQ_SORT && presorted::sort(ctx, v, is_less) {
+    let parallel = ctx.num_threads() > 1;
+    if mem::size_of::<T>() > 0 && v.len() > SEQ_SORT && presorted::sort(ctx, v, is_less, parallel) {
         return;
     }
     merge_sort_plain(ctx, v, is_less, leaf_sort)
@@ -283,7 +284,7 @@ where
     T: Send,
     L: Fn(&T, &T) -> bool + Sync,
 {
-    mem::size_of::<T>() > 0 && presorted::sort(ctx, v, is_less)
+    mem::size_of::<T>() > 0 && presorted::sort(ctx, v, is_less, true)
 }
 
 /// The merge sort without the presortedness pre-pass (which sorts its outliers with it).
