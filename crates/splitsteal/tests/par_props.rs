@@ -438,3 +438,105 @@ fn panics_propagate_and_pools_stay_usable() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 16 (sorts): PBBS's input families for the comparison and integer sorts, at sizes
+// past the sorts' sequential cutoffs (8192 elements for the comparison sorts, 65536 for
+// the radix sort), where the presortedness pre-pass and the parallel passes run.
+// ---------------------------------------------------------------------------------------
+
+fn mix16(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A PBBS input family of `n` keys: 0 random, 1 exponential (PBBS exptSeq's shape: key
+/// sizes log-uniform, small keys repeat exponentially often), 2 small key range, 3 almost
+/// sorted (`sqrt(n)` swaps of `0..n`), 4 almost sorted with runs of 3 equal keys, 5 all
+/// equal, 6 strictly reversed, 7 reversed with equal runs, 8 sorted, 9 reversed with a
+/// tie every 1000 elements (a probe of neighbour pairs sees only descents).
+fn family16(n: usize, fam: u8, seed: u64) -> Vec<u64> {
+    let h = |i: u64| mix16(seed ^ mix16(i));
+    let lg = 64 - (n as u64).leading_zeros() as u64 + 1;
+    let mut v: Vec<u64> = (0..n as u64)
+        .map(|i| match fam {
+            0 => h(i),
+            1 => {
+                let r = 1u64 << (h(2 * i) % lg);
+                mix16(r + h(2 * i + 1) % r) % (n as u64).max(1)
+            }
+            2 => h(i) % 1000,
+            3 | 8 => i,
+            4 => i / 3,
+            5 => 42,
+            6 => n as u64 - i,
+            9 => n as u64 - i + (i % 1000 == 999) as u64,
+            _ => (n as u64 - i) / 3,
+        })
+        .collect();
+    if fam == 3 || fam == 4 {
+        let swaps = (n as f64).sqrt() as u64;
+        for s in 0..swaps {
+            let (a, b) = (
+                h(n as u64 + 2 * s) as usize % n,
+                h(n as u64 + 2 * s + 1) as usize % n,
+            );
+            v.swap(a, b);
+        }
+    }
+    v
+}
+
+fn size16(big: std::ops::Range<usize>) -> impl Strategy<Value = usize> {
+    prop_oneof![prop::sample::select(vec![0usize, 1, 2, 3]), big]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn comparison_sorts_on_pbbs_families(n in size16(8193..40_000), fam in 0u8..10, seed in any::<u64>(), k in ctxs()) {
+        let v = family16(n, fam, seed);
+        // Stability: pairs sorted by a key with many ties (the key divided by 4), or with
+        // family 9's few ties.
+        let div = if fam == 9 { 1 } else { 4 };
+        let pairs: Vec<(u64, usize)> = v.iter().map(|x| x / div).zip(0..).collect();
+        let mut want = pairs.clone();
+        want.sort_by_key(|p| p.0);
+        let mut w = pairs.clone();
+        on(k, |c| with_ctx!(c, |c| par::sort_by_key(c, &mut w, |p| p.0)));
+        prop_assert_eq!(&w, &want, "stable sort, family {}", fam);
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        let mut w = v.clone();
+        on(k, |c| with_ctx!(c, |c| par::sort(c, &mut w)));
+        prop_assert_eq!(&w, &sorted, "sort, family {}", fam);
+        let mut w = v.clone();
+        on(k, |c| with_ctx!(c, |c| par::sort_unstable(c, &mut w)));
+        prop_assert_eq!(&w, &sorted, "sort_unstable, family {}", fam);
+        let mut w = pairs.clone();
+        on(k, |c| with_ctx!(c, |c| par::sort_unstable_by_key(c, &mut w, |p| p.0)));
+        prop_assert!(w.iter().map(|p| p.0).eq(want.iter().map(|p| p.0)), "unstable by key, family {}", fam);
+        w.sort();
+        let mut all = pairs.clone();
+        all.sort();
+        prop_assert_eq!(w, all, "unstable sort lost elements, family {}", fam);
+    }
+
+    #[test]
+    fn integer_sorts_on_pbbs_families(n in size16(65_537..140_000), fam in 0u8..10, seed in any::<u64>(), k in ctxs()) {
+        let v = family16(n, fam, seed);
+        let pairs: Vec<(u64, usize)> = v.iter().copied().zip(0..).collect();
+        let mut want = pairs.clone();
+        want.sort_by_key(|p| p.0 & 0xff_ffff);
+        let mut w = pairs.clone();
+        on(k, |c| with_ctx!(c, |c| par::integer_sort_by_key(c, &mut w, 24, |p| p.0)));
+        prop_assert_eq!(&w, &want, "integer_sort_by_key, family {}", fam);
+        let mut w = v.clone();
+        let mut s = v.clone();
+        s.sort_unstable();
+        on(k, |c| with_ctx!(c, |c| par::integer_sort(c, &mut w)));
+        prop_assert_eq!(w, s, "integer_sort, family {}", fam);
+    }
+}

@@ -9,6 +9,17 @@
 //! skipped; with many bits left, 16 bits of LSD and a stable insertion pass).
 //! Every scatter is stable, so equal keys keep their input order.
 //!
+//! The strategy rule, from what the input shows (issue 16, PBBS's input families, 10^7):
+//! - Above `SEQ_RADIX` elements, a 128-pair probe first asks whether the keys are nearly
+//!   sorted or strictly descending; if so the comparison sorts' presortedness pass (see
+//!   `sort/presorted.rs`) sorts them in about two copies. Radix passes gain nothing from
+//!   order: on PBBS almostSortedSeq they took 524 ms at 1T where rayon's
+//!   `par_sort_unstable` took 104 (same run); random keys pay only the probe.
+//! - The MSD digit aims at cache-sized buckets, except that with at most 22 bits left
+//!   the digits are sized to finish in the fewest passes: with exptSeq's heavy keys (one
+//!   value is 1/24 of the input) a bucket of one key otherwise paid a count and a scatter
+//!   per 3 bits.
+//!
 //! Elements are moved bitwise between the slice and the buffer. Each recursive call keeps
 //! track of where its elements are and, on return or while unwinding (the key function may
 //! panic), leaves them in the slice: a panic leaves `v` a permutation of its input.
@@ -116,6 +127,12 @@ where
     }
     let mask = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
     let key = |x: &T| key(x) & mask;
+    if n > SEQ_RADIX && super::sort::sort_presorted(ctx, v, &|a: &T, b: &T| key(a) < key(b)) {
+        // Nearly sorted (or strictly descending) input: about two copies and a comparison
+        // per element, where the radix passes cost as much as on random keys (PBBS
+        // almostSortedSeq, 10^7: 250 ms at 1T, rayon's par_sort_unstable 57).
+        return;
+    }
     // The bits in use: keys declared 64-bit but below 2^24 need 3 passes, not 8.
     let used = map_reduce(ctx, v, key, || 0, |a, b| a | b);
     let bits = 64 - used.leading_zeros();
@@ -174,7 +191,14 @@ unsafe fn rec<C, T, K>(
     // A parallel MSD pass on the top `d` of the remaining bits, aiming for buckets of about
     // SEQ_RADIX elements.
     let want = (n / SEQ_RADIX).max(2).next_power_of_two().trailing_zeros();
-    let d = want.clamp(1, MAX_MSD_BITS).min(bits);
+    let mut d = want.clamp(1, MAX_MSD_BITS).min(bits);
+    if bits <= 2 * MAX_MSD_BITS {
+        // Few bits left: finish in as few passes as the digit limit allows, with digits of
+        // equal size. A bucket of one heavy key (PBBS exptSeq: 1/24 of all keys are one
+        // value) otherwise took 3 bits per pass for 16 bits, six count-and-scatter passes
+        // over the same elements instead of two.
+        d = d.max(bits.div_ceil(bits.div_ceil(MAX_MSD_BITS)));
+    }
     let shift = bits - d;
     let radix = 1usize << d;
     let digit = move |x: &T| ((key(x) >> shift) as usize) & (radix - 1);

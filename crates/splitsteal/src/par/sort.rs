@@ -10,6 +10,11 @@
 //! level. The merge takes from the left run on ties, so [`sort_by`] is stable; with the
 //! unstable leaf sort, [`sort_unstable_by`] is not.
 //!
+//! Before any of that, a presortedness pre-pass (`sort/presorted.rs`, which documents its
+//! rule and measurements) sorts nearly sorted input with about one comparison per element
+//! and two copies, and reverses strictly descending input; other input pays a 128-pair
+//! probe.
+//!
 //! Elements are moved bitwise between the slice and the buffer. To stay sound when the
 //! comparator panics, every recursive call guarantees — on return and while unwinding —
 //! that the elements of its range are all in the half (slice or buffer) the caller
@@ -22,8 +27,10 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use crate::ForkJoin;
 
+mod presorted;
+
 /// Below this many elements, sort sequentially.
-const SEQ_SORT: usize = if cfg!(any(test, miri)) { 32 } else { 1 << 13 };
+pub(crate) const SEQ_SORT: usize = if cfg!(any(test, miri)) { 32 } else { 1 << 13 };
 /// Below this many elements, merge sequentially.
 const SEQ_MERGE: usize = if cfg!(any(test, miri)) { 16 } else { 1 << 12 };
 /// Sequential leaves per thread.
@@ -254,6 +261,34 @@ impl<T> Drop for CopyOnDrop<T> {
 }
 
 fn merge_sort<C, T, L, S>(ctx: &mut C, v: &mut [T], is_less: &L, leaf_sort: &S)
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+    S: Fn(&mut [T]) + Sync,
+{
+    let parallel = ctx.num_threads() > 1;
+    if mem::size_of::<T>() > 0 && v.len() > SEQ_SORT && presorted::sort(ctx, v, is_less, parallel) {
+        return;
+    }
+    merge_sort_plain(ctx, v, is_less, leaf_sort)
+}
+
+/// The presortedness pre-pass alone: sorts `v` (stably) and returns true if it is nearly
+/// sorted or strictly descending, else returns false with `v` untouched. For
+/// [`integer_sort_by_key`](super::integer_sort_by_key), whose radix passes gain nothing
+/// from order.
+pub(crate) fn sort_presorted<C, T, L>(ctx: &mut C, v: &mut [T], is_less: &L) -> bool
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+{
+    mem::size_of::<T>() > 0 && presorted::sort(ctx, v, is_less, true)
+}
+
+/// The merge sort without the presortedness pre-pass (which sorts its outliers with it).
+pub(crate) fn merge_sort_plain<C, T, L, S>(ctx: &mut C, v: &mut [T], is_less: &L, leaf_sort: &S)
 where
     C: ForkJoin,
     T: Send,
@@ -599,6 +634,91 @@ mod tests {
         let mut w = v;
         sort_unstable(&mut Threads::new(), &mut w);
         assert_eq!(w, want);
+    }
+
+    /// `0..n` (keys divided by `dup`, so runs of equal keys), then `swaps` random swaps:
+    /// PBBS's almostSortedSeq shape, with payloads recording input order.
+    fn almost_sorted(rng: &mut Rng, n: usize, swaps: usize, dup: u64) -> Vec<(u64, usize)> {
+        let mut v: Vec<(u64, usize)> = (0..n as u64).map(|i| (i / dup, 0)).collect();
+        for _ in 0..swaps {
+            let (a, b) = (rng.next() as usize % n, rng.next() as usize % n);
+            v.swap(a, b);
+        }
+        for (i, x) in v.iter_mut().enumerate() {
+            x.1 = i;
+        }
+        v
+    }
+
+    #[test]
+    fn presorted_inputs_sort_stably() {
+        let mut rng = Rng(17);
+        let big = if cfg!(miri) { 300 } else { 50_000 };
+        for n in [0, 1, 2, 33, 100, 1000, big] {
+            let swaps = (n as f64).sqrt() as usize;
+            for (swaps, dup) in [(0, 1), (1, 1), (swaps, 1), (swaps, 3), (n / 40, 7), (n, 1)] {
+                let v = almost_sorted(&mut rng, n.max(1), swaps, dup);
+                let v = &v[..n];
+                let mut want = v.to_vec();
+                want.sort_by_key(|x| x.0);
+                for split in [false, true] {
+                    let mut w = v.to_vec();
+                    if split {
+                        sort_by_key(&mut SplitSerial { morsel: 64 }, &mut w, |x| x.0);
+                    } else {
+                        sort_by_key(&mut Threads::new(), &mut w, |x| x.0);
+                    }
+                    assert_eq!(w, want, "stable, n={n} swaps={swaps} dup={dup}");
+                    let mut w = v.to_vec();
+                    sort_unstable_by_key(&mut Threads::new(), &mut w, |x| x.0);
+                    assert!(w.iter().map(|x| x.0).eq(want.iter().map(|x| x.0)));
+                }
+                // Reversed: strictly (reversal path) and with ties (merge sort path).
+                let mut r: Vec<(u64, usize)> = want.iter().rev().copied().collect();
+                for (i, x) in r.iter_mut().enumerate() {
+                    x.1 = i;
+                }
+                let mut rw = r.clone();
+                rw.sort_by_key(|x| x.0);
+                sort_by_key(&mut Threads::new(), &mut r, |x| x.0);
+                assert_eq!(r, rw, "reversed, n={n} dup={dup}");
+            }
+        }
+    }
+
+    #[test]
+    fn presorted_panicking_comparator_leaves_input() {
+        let n = if cfg!(miri) { 300 } else { 20_000 };
+        let mut rng = Rng(3);
+        // Few enough swaps that no block exceeds its outlier budget: the pre-pass sorts.
+        let keys: Vec<u64> = almost_sorted(&mut rng, n, 20, 1)
+            .iter()
+            .map(|x| x.0)
+            .collect();
+        // Panics in the scan, at the seams and in the outliers' sort and ranking, and none.
+        for panic_after in [0usize, 50, 5000, 19_990, 20_010, 20_100, 20_400, 100_000] {
+            let live = Arc::new(AtomicIsize::new(0));
+            let mut v: Vec<Counted> = keys.iter().map(|&k| Counted::new(k, &live)).collect();
+            let calls = AtomicIsize::new(0);
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                sort_by(&mut Threads::new(), &mut v, |a: &Counted, b: &Counted| {
+                    if calls.fetch_add(1, AO::Relaxed) as usize == panic_after {
+                        panic!("cmp");
+                    }
+                    a.0.cmp(&b.0)
+                })
+            }));
+            let mut got: Vec<u64> = v.iter().map(|c| c.0).collect();
+            if r.is_ok() {
+                assert!(got.windows(2).all(|w| w[0] <= w[1]));
+            }
+            got.sort();
+            let mut want = keys.clone();
+            want.sort();
+            assert!(got == want, "panic_after={panic_after}");
+            drop(v);
+            assert_eq!(live.load(AO::Relaxed), 0);
+        }
     }
 
     /// A value that counts live instances, to catch double drops and leaks.
