@@ -101,6 +101,9 @@ pub use try_fold::{TryFold, TryFoldWith};
 use try_trait::Try;
 pub use while_some::WhileSome;
 
+pub(crate) mod drain;
+pub use drain::{ParallelDrainFull, ParallelDrainRange};
+
 mod from_par_iter;
 mod par_extend;
 mod unzip;

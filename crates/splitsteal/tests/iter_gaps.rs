@@ -1,0 +1,231 @@
+//! The rayon iterator pieces added after the first port: `par_drain`, the slice splits,
+//! and the late adaptors. Each is compared with what std's sequential code gives, at
+//! several lengths (empty, one, small, more than one split), on every test pool.
+
+mod iter_common;
+
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Once;
+
+use iter_common::everywhere;
+use splitsteal::prelude::*;
+
+/// Lengths: empty, one, two, small primes, and more than any pool splits into.
+const SIZES: &[usize] = &[0, 1, 2, 7, 97, 10_007];
+
+/// The payload of the panics these tests cause on purpose (their messages are hidden).
+const PLANNED: &str = "planned panic (iter_gaps)";
+
+fn quiet_planned_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<&str>() != Some(&PLANNED) {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Counts the live values of one test and the drops of values already dropped.
+struct Counter {
+    live: AtomicUsize,
+    double: AtomicUsize,
+}
+
+impl Counter {
+    const fn new() -> Self {
+        Counter {
+            live: AtomicUsize::new(0),
+            double: AtomicUsize::new(0),
+        }
+    }
+
+    fn make(&'static self, id: usize) -> Tracked {
+        self.live.fetch_add(1, Ordering::SeqCst);
+        Tracked {
+            id,
+            alive: true,
+            counter: self,
+        }
+    }
+
+    fn live(&self) -> usize {
+        self.live.load(Ordering::SeqCst)
+    }
+}
+
+#[derive(Debug)]
+struct Tracked {
+    id: usize,
+    alive: bool,
+    counter: &'static Counter,
+}
+
+impl std::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Counter({})", self.live())
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        if !self.alive {
+            self.counter.double.fetch_add(1, Ordering::SeqCst);
+            return;
+        }
+        self.alive = false;
+        self.counter.live.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The ranges to drain out of a length-`n` collection: all, a prefix, a suffix, a middle,
+/// an inclusive middle, and an empty one.
+fn ranges(n: usize) -> Vec<(usize, usize)> {
+    let mut r = vec![(0, n), (0, n / 3), (n / 2, n), (n / 4, n - n / 4), (n, n)];
+    if n > 2 {
+        r.push((1, n - 1));
+    }
+    r
+}
+
+#[test]
+fn vec_par_drain_gives_std_drain_items_and_leaves_the_rest() {
+    everywhere(|| {
+        for &n in SIZES {
+            for (a, b) in ranges(n) {
+                let orig: Vec<u64> = (0..n as u64).map(|x| x * 3 + 1).collect();
+                let mut par = orig.clone();
+                let cap = par.capacity();
+                let got: Vec<u64> = par.par_drain(a..b).collect();
+                let mut seq = orig.clone();
+                let want: Vec<u64> = seq.drain(a..b).collect();
+                assert_eq!(got, want, "n={n} {a}..{b}");
+                assert_eq!(par, seq, "n={n} {a}..{b} rest");
+                assert_eq!(par.capacity(), cap);
+                // The other range shapes and an indexed adaptor on top.
+                let mut par = orig.clone();
+                let got: Vec<(usize, u64)> = if b > a {
+                    par.par_drain(a..=b - 1).enumerate().rev().collect()
+                } else {
+                    par.par_drain(a..).enumerate().rev().collect()
+                };
+                let mut seq = orig.clone();
+                let want: Vec<(usize, u64)> = if b > a {
+                    seq.drain(a..=b - 1).enumerate().rev().collect()
+                } else {
+                    seq.drain(a..).enumerate().rev().collect()
+                };
+                assert_eq!(got, want, "n={n} inclusive {a}..{b}");
+                assert_eq!(par, seq);
+            }
+        }
+    });
+}
+
+#[test]
+fn vec_par_drain_drops_each_item_once_when_unrun_stopped_or_panicking() {
+    quiet_planned_panics();
+    static COUNTER: Counter = Counter::new();
+    let make = |n: usize| -> Vec<Tracked> { (0..n).map(|i| COUNTER.make(i)).collect() };
+    let ids = |v: &[Tracked]| -> Vec<usize> { v.iter().map(|t| t.id).collect() };
+    everywhere(|| {
+        for &n in &[0, 1, 7, 10_007] {
+            for (a, b) in ranges(n) {
+                let want: Vec<usize> = (0..a).chain(b..n).collect();
+                // Dropped without running.
+                let mut v = make(n);
+                drop(v.par_drain(a..b));
+                assert_eq!(ids(&v), want, "unrun n={n} {a}..{b}");
+                drop(v);
+                // Stopped early: find_any leaves most items unread.
+                let mut v = make(n);
+                let found = v.par_drain(a..b).find_any(|t| t.id % 5 == 0);
+                assert_eq!(found.is_some(), (a..b).any(|i| i % 5 == 0));
+                drop(found);
+                assert_eq!(ids(&v), want, "find_any n={n} {a}..{b}");
+                drop(v);
+                // A panicking consumer, part way through.
+                let mut v = make(n);
+                let mid = a + (b - a) / 2;
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    v.par_drain(a..b).for_each(|t| {
+                        if t.id == mid {
+                            std::panic::panic_any(PLANNED);
+                        }
+                    })
+                }));
+                assert_eq!(r.is_err(), a < b, "n={n} {a}..{b}");
+                assert_eq!(ids(&v), want, "panic n={n} {a}..{b}");
+                drop(v);
+                assert_eq!(COUNTER.live(), 0, "leak n={n} {a}..{b}");
+                assert_eq!(COUNTER.double.load(Ordering::SeqCst), 0, "double drop");
+            }
+        }
+    });
+}
+
+#[test]
+#[should_panic(expected = "out of range")]
+fn vec_par_drain_out_of_bounds_panics_like_std() {
+    let mut v = vec![1, 2, 3];
+    let _ = v.par_drain(1..4);
+}
+
+#[test]
+fn vec_deque_and_string_par_drain_match_std() {
+    everywhere(|| {
+        for &n in SIZES {
+            for (a, b) in ranges(n) {
+                let mut par: VecDeque<u64> = (0..n as u64).collect();
+                par.rotate_left(n / 3); // wrapped around its buffer
+                let mut seq = par.clone();
+                let got: Vec<u64> = par.par_drain(a..b).collect();
+                let want: Vec<u64> = seq.drain(a..b).collect();
+                assert_eq!(got, want);
+                assert_eq!(par, seq);
+            }
+            // Multi-byte chars: drain between char boundaries.
+            let text: String = (0..n).map(|i| ['a', 'é', '€', '😀'][i % 4]).collect();
+            let bounds: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
+            for (a, b) in ranges(bounds.len() - 1) {
+                let (a, b) = (bounds[a], bounds[b]);
+                let mut par = text.clone();
+                let mut seq = text.clone();
+                let got: String = par.par_drain(a..b).collect();
+                let want: String = seq.drain(a..b).collect();
+                assert_eq!(got, want);
+                assert_eq!(par, seq);
+                let mut unrun = text.clone();
+                drop(unrun.par_drain(a..b));
+                assert_eq!(unrun, seq);
+            }
+        }
+    });
+}
+
+#[test]
+fn hash_and_heap_par_drain_empty_them() {
+    everywhere(|| {
+        for &n in SIZES {
+            let mut m: HashMap<u64, u64> = (0..n as u64).map(|i| (i, i * i)).collect();
+            let mut got: Vec<(u64, u64)> = m.par_drain().collect();
+            got.sort_unstable();
+            assert_eq!(got, (0..n as u64).map(|i| (i, i * i)).collect::<Vec<_>>());
+            assert!(m.is_empty());
+            let mut s: HashSet<u64> = (0..n as u64).collect();
+            assert_eq!(s.par_drain().sum::<u64>(), (0..n as u64).sum());
+            assert!(s.is_empty());
+            let mut h: BinaryHeap<u64> = (0..n as u64).collect();
+            assert_eq!(h.par_drain().len(), n);
+            assert!(h.is_empty());
+        }
+    });
+}
