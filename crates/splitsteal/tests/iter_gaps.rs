@@ -229,3 +229,70 @@ fn hash_and_heap_par_drain_empty_them() {
         }
     });
 }
+
+/// Slices to cut: random values below `modulo` (0 is the separator), so 1 gives all
+/// separators, 2 about half, 1000 few, and `u64::MAX` almost none.
+fn cut_inputs() -> Vec<Vec<u64>> {
+    let mut inputs = Vec::new();
+    for &n in SIZES {
+        for modulo in [1, 2, 1000, u64::MAX] {
+            inputs.push(iter_common::data(n, modulo));
+        }
+        let mut ends = vec![5; n]; // separators only at both ends
+        if n > 0 {
+            ends[0] = 0;
+            ends[n - 1] = 0;
+        }
+        inputs.push(ends);
+    }
+    inputs
+}
+
+#[test]
+fn par_split_and_split_inclusive_match_std() {
+    let inputs = cut_inputs();
+    everywhere(|| {
+        for v in &inputs {
+            let sep = |x: &u64| *x == 0;
+            let got: Vec<&[u64]> = v.par_split(sep).collect();
+            assert_eq!(got, v.split(sep).collect::<Vec<_>>(), "split {}", v.len());
+            let got: Vec<&[u64]> = v.par_split_inclusive(sep).collect();
+            let want: Vec<&[u64]> = v.split_inclusive(sep).collect();
+            assert_eq!(got, want, "split_inclusive {}", v.len());
+
+            // The _mut forms: tag each piece with its index, compare with std's.
+            let tag = |pieces: Vec<&mut [u64]>| {
+                for (i, p) in pieces.into_iter().enumerate() {
+                    for x in p {
+                        *x = *x * 1_000_003 + i as u64;
+                    }
+                }
+            };
+            let (mut par, mut seq) = (v.clone(), v.clone());
+            tag(par.par_split_mut(sep).collect());
+            tag(seq.split_mut(sep).collect());
+            assert_eq!(par, seq);
+            let (mut par, mut seq) = (v.clone(), v.clone());
+            tag(par.par_split_inclusive_mut(sep).collect());
+            tag(seq.split_inclusive_mut(sep).collect());
+            assert_eq!(par, seq);
+        }
+    });
+}
+
+#[test]
+fn par_chunk_by_matches_std() {
+    let inputs = cut_inputs();
+    everywhere(|| {
+        for v in &inputs {
+            for pred in [|a: &u64, b: &u64| a == b, |a: &u64, b: &u64| a <= b] {
+                let got: Vec<&[u64]> = v.par_chunk_by(pred).collect();
+                assert_eq!(got, v.chunk_by(pred).collect::<Vec<_>>(), "n={}", v.len());
+                let (mut par, mut seq) = (v.clone(), v.clone());
+                par.par_chunk_by_mut(pred).for_each(|run| run.reverse());
+                seq.chunk_by_mut(pred).for_each(|run| run.reverse());
+                assert_eq!(par, seq);
+            }
+        }
+    });
+}

@@ -42,6 +42,7 @@ mod par_bridge;
 mod repeat;
 pub mod result;
 mod slice_ext;
+mod slice_split;
 pub mod string;
 mod windows;
 
