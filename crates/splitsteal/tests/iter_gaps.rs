@@ -296,3 +296,256 @@ fn par_chunk_by_matches_std() {
         }
     });
 }
+
+/// The lengths pairs for the two-sided adaptors: each size against a few others.
+fn pairs() -> Vec<(usize, usize)> {
+    let mut p = Vec::new();
+    for &a in SIZES {
+        for b in [0, 1, a / 2, a, a + 1, 1000] {
+            p.push((a, b));
+        }
+    }
+    p
+}
+
+/// std's interleave: alternately, then the rest of the longer.
+fn seq_interleave(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (a.iter(), b.iter());
+    loop {
+        match (i.next(), j.next()) {
+            (None, None) => return out,
+            (x, y) => out.extend(x.into_iter().chain(y)),
+        }
+    }
+}
+
+#[test]
+fn interleave_matches_sequential_both_ways_and_split() {
+    let pairs = pairs();
+    everywhere(|| {
+        for &(la, lb) in &pairs {
+            let a: Vec<u64> = (0..la as u64).collect();
+            let b: Vec<u64> = (0..lb as u64).map(|x| x + 1_000_000).collect();
+            let want = seq_interleave(&a, &b);
+            let got: Vec<u64> = a
+                .par_iter()
+                .copied()
+                .interleave(b.par_iter().copied())
+                .collect();
+            assert_eq!(got, want, "interleave {la} {lb}");
+            // Backwards, and through enumerate's index-based splitting.
+            let got: Vec<u64> = a.par_iter().copied().interleave(b.clone()).rev().collect();
+            assert_eq!(got, want.iter().rev().copied().collect::<Vec<_>>());
+            let got: Vec<(usize, u64)> = a
+                .par_iter()
+                .copied()
+                .interleave(b.clone())
+                .enumerate()
+                .with_max_len(3)
+                .collect();
+            assert_eq!(got, want.iter().copied().enumerate().collect::<Vec<_>>());
+            // Shortest: stop once the side whose turn it is is empty.
+            let mut short = Vec::new();
+            let (mut i, mut j) = (a.iter(), b.iter());
+            while let Some(&x) = i.next() {
+                short.push(x);
+                match j.next() {
+                    Some(&y) => short.push(y),
+                    None => break,
+                }
+            }
+            let got: Vec<u64> = a
+                .par_iter()
+                .copied()
+                .interleave_shortest(b.clone())
+                .collect();
+            assert_eq!(got, short, "interleave_shortest {la} {lb}");
+        }
+    });
+}
+
+#[test]
+fn intersperse_matches_sequential_indexed_and_not() {
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<u64> = (1..=n as u64).collect();
+            let mut want = Vec::new();
+            for (i, &x) in v.iter().enumerate() {
+                if i > 0 {
+                    want.push(0);
+                }
+                want.push(x);
+            }
+            let it = v.par_iter().copied().intersperse(0);
+            assert_eq!(it.len(), want.len());
+            assert_eq!(it.collect::<Vec<_>>(), want, "n={n}");
+            let got: Vec<u64> = v
+                .par_iter()
+                .copied()
+                .intersperse(0)
+                .rev()
+                .with_max_len(2)
+                .collect();
+            assert_eq!(got, want.iter().rev().copied().collect::<Vec<_>>());
+            // An unindexed base whose first pieces are empty.
+            let got: Vec<u64> = (0..2 * n as u64)
+                .into_par_iter()
+                .filter(|x| *x >= n as u64)
+                .map(|x| x - n as u64 + 1)
+                .intersperse(0)
+                .collect();
+            assert_eq!(got, want, "unindexed n={n}");
+        }
+    });
+}
+
+#[test]
+fn take_skip_any_counts_and_members() {
+    everywhere(|| {
+        for &n in SIZES {
+            for k in [0, 1, n / 2, n, n + 3] {
+                let mut taken: Vec<usize> = (0..n).into_par_iter().take_any(k).collect();
+                let mut skipped: Vec<usize> = (0..n).into_par_iter().skip_any(k).collect();
+                assert_eq!(taken.len(), k.min(n));
+                assert_eq!(skipped.len(), n - k.min(n));
+                // Together they are a permutation only per run; each is a set of distinct
+                // members of 0..n.
+                taken.sort_unstable();
+                taken.dedup();
+                skipped.sort_unstable();
+                skipped.dedup();
+                assert_eq!(taken.len(), k.min(n));
+                assert_eq!(skipped.len(), n - k.min(n));
+                assert!(taken.iter().chain(&skipped).all(|&x| x < n));
+            }
+            let limit = n / 2;
+            let v: Vec<usize> = (0..n)
+                .into_par_iter()
+                .take_any_while(|&x| x < limit)
+                .collect();
+            assert!(v.iter().all(|&x| x < limit));
+            if n > 0 && limit == 0 {
+                assert!(v.is_empty());
+            }
+            let all: Vec<usize> = (0..n).into_par_iter().take_any_while(|_| true).collect();
+            assert_eq!(all, (0..n).collect::<Vec<_>>());
+            let v: Vec<usize> = (0..n)
+                .into_par_iter()
+                .skip_any_while(|&x| x < limit)
+                .collect();
+            assert!((limit..n).all(|x| v.contains(&x)), "skip_any_while n={n}");
+            let none: Vec<usize> = (0..n).into_par_iter().skip_any_while(|_| true).collect();
+            assert!(none.is_empty());
+        }
+    });
+}
+
+#[test]
+fn panic_fuse_passes_everything_and_still_panics() {
+    quiet_planned_panics();
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<usize> = (0..n).into_par_iter().panic_fuse().collect();
+            assert_eq!(v, (0..n).collect::<Vec<_>>());
+            assert_eq!((0..n).into_par_iter().panic_fuse().len(), n);
+            let s: usize = (0..n)
+                .into_par_iter()
+                .filter(|x| x % 2 == 0)
+                .panic_fuse()
+                .sum();
+            assert_eq!(s, (0..n).filter(|x| x % 2 == 0).sum::<usize>());
+            if n > 0 {
+                let seen = AtomicUsize::new(0);
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    (0..n)
+                        .into_par_iter()
+                        .with_max_len(100)
+                        .panic_fuse()
+                        .for_each(|x| {
+                            seen.fetch_add(1, Ordering::Relaxed);
+                            if x == 0 {
+                                std::panic::panic_any(PLANNED);
+                            }
+                        })
+                }));
+                assert!(r.is_err());
+                if splitsteal::current_num_threads() == 1 {
+                    // Item 0 is the first run; unfused, the other pieces of 100 would all
+                    // still run before the panic is re-raised (checked: 9930 of 10 007).
+                    assert_eq!(seen.load(Ordering::Relaxed), 1, "n={n}");
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn fold_chunks_match_sequential_chunks() {
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<u64> = iter_common::data(n, 1000);
+            for size in [1, 2, 7, 1000, n + 1] {
+                // Not commutative: the fold order within a chunk shows.
+                let f = |acc: u64, x: u64| acc.wrapping_mul(31).wrapping_add(x);
+                let want: Vec<u64> = v
+                    .chunks(size)
+                    .map(|c| c.iter().copied().fold(7, f))
+                    .collect();
+                let got: Vec<u64> = v.par_iter().copied().fold_chunks(size, || 7, f).collect();
+                assert_eq!(got, want, "fold_chunks n={n} size={size}");
+                let it = v.par_iter().copied().fold_chunks_with(size, 7, f);
+                assert_eq!(it.len(), want.len());
+                assert_eq!(
+                    it.rev().collect::<Vec<_>>(),
+                    want.iter().rev().copied().collect::<Vec<_>>()
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn blocks_give_everything_in_order_and_stop_early() {
+    everywhere(|| {
+        for &n in SIZES {
+            let want: Vec<usize> = (0..n).collect();
+            let got: Vec<usize> = (0..n).into_par_iter().by_exponential_blocks().collect();
+            assert_eq!(got, want);
+            for size in [1, 3, 1000] {
+                let got: Vec<usize> = (0..n).into_par_iter().by_uniform_blocks(size).collect();
+                assert_eq!(got, want, "uniform n={n} size={size}");
+                let s: usize = (0..n).into_par_iter().by_uniform_blocks(size).sum();
+                assert_eq!(s, want.iter().sum::<usize>());
+            }
+            // find_first stops after the block that has the answer: later blocks never run.
+            let seen = AtomicUsize::new(0);
+            let first = (0..n)
+                .into_par_iter()
+                .by_uniform_blocks(10)
+                .inspect(|_| {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                })
+                .find_first(|&x| x == 3);
+            assert_eq!(first, (n > 3).then_some(3));
+            assert!(
+                seen.load(Ordering::Relaxed) <= 10,
+                "n={n}: ran past the first block"
+            );
+        }
+    });
+}
+
+#[test]
+fn collect_vec_list_keeps_order() {
+    everywhere(|| {
+        for &n in SIZES {
+            let list = (0..n)
+                .into_par_iter()
+                .filter(|x| x % 3 != 1)
+                .collect_vec_list();
+            let flat: Vec<usize> = list.into_iter().flatten().collect();
+            assert_eq!(flat, (0..n).filter(|x| x % 3 != 1).collect::<Vec<_>>());
+        }
+    });
+}
