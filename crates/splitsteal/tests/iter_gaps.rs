@@ -549,3 +549,55 @@ fn collect_vec_list_keeps_order() {
         }
     });
 }
+
+#[test]
+fn char_ranges_match_std_across_the_surrogate_gap() {
+    let ranges: Vec<(char, char)> = vec![
+        ('a', 'a'),
+        ('a', 'b'),
+        ('a', 'z'),
+        ('z', 'a'),
+        ('\u{D7F0}', '\u{E010}'),
+        ('\u{D7FF}', '\u{E000}'),
+        ('\0', '\u{FFFF}'),
+        ('\u{10FF00}', char::MAX),
+    ];
+    everywhere(|| {
+        for &(a, b) in &ranges {
+            let got: Vec<char> = (a..b).into_par_iter().collect();
+            assert_eq!(got, (a..b).collect::<Vec<_>>(), "{a:?}..{b:?}");
+            let got: Vec<char> = (a..=b).into_par_iter().rev().collect();
+            assert_eq!(got, (a..=b).rev().collect::<Vec<_>>(), "{a:?}..={b:?}");
+            assert_eq!((a..=b).into_par_iter().len(), (a..=b).count());
+            let got: Vec<(usize, char)> =
+                (a..b).into_par_iter().enumerate().with_max_len(7).collect();
+            assert_eq!(got, (a..b).enumerate().collect::<Vec<_>>());
+        }
+    });
+}
+
+#[test]
+fn wide_integer_ranges_match_std() {
+    everywhere(|| {
+        for &n in SIZES {
+            let n = n as u128;
+            let top = u128::MAX - n;
+            let got: Vec<u128> = (top..u128::MAX).into_par_iter().collect();
+            assert_eq!(got, (top..u128::MAX).collect::<Vec<_>>());
+            let got: Vec<u128> = (top..=u128::MAX).into_par_iter().rev().collect();
+            assert_eq!(got, (top..=u128::MAX).rev().collect::<Vec<_>>());
+            let lo = i128::MIN + 3;
+            let got: Vec<i128> = (lo..lo + n as i128).into_par_iter().collect();
+            assert_eq!(got, (lo..lo + n as i128).collect::<Vec<_>>());
+            let mid = -(n as i128) / 2;
+            let s: i128 = (mid..=mid + n as i128).into_par_iter().sum();
+            assert_eq!(s, (mid..=mid + n as i128).sum::<i128>());
+        }
+    });
+}
+
+#[test]
+#[should_panic(expected = "too long for a parallel iterator")]
+fn a_128_bit_range_longer_than_usize_panics_with_a_message() {
+    let _ = (0..u128::MAX).into_par_iter();
+}
