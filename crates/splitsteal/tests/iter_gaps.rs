@@ -347,8 +347,8 @@ fn interleave_matches_sequential_both_ways_and_split() {
             assert_eq!(got, want.iter().copied().enumerate().collect::<Vec<_>>());
             // Shortest: stop once the side whose turn it is is empty.
             let mut short = Vec::new();
-            let (mut i, mut j) = (a.iter(), b.iter());
-            while let Some(&x) = i.next() {
+            let mut j = b.iter();
+            for &x in &a {
                 short.push(x);
                 match j.next() {
                     Some(&y) => short.push(y),

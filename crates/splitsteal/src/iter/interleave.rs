@@ -208,7 +208,7 @@ where
                 a_len: self.a_len - na,
                 b_len: self.b_len - nb,
                 // The turn alternates with each position.
-                a_first: self.a_first == (index % 2 == 0),
+                a_first: self.a_first == index.is_multiple_of(2),
             },
         )
     }

@@ -128,7 +128,7 @@ where
             len: self.len,
             sep_front: self.sep_first,
             // Position `last` is a separator when its parity differs from the first item's.
-            sep_back: self.len > 0 && (last % 2 == 0) == self.sep_first,
+            sep_back: self.len > 0 && last.is_multiple_of(2) == self.sep_first,
             item: self.item,
         }
     }
@@ -154,7 +154,7 @@ where
                 base: right,
                 item: self.item,
                 len: self.len - index,
-                sep_first: self.sep_first == (index % 2 == 0),
+                sep_first: self.sep_first == index.is_multiple_of(2),
             },
         )
     }
