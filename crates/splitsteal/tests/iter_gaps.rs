@@ -419,6 +419,28 @@ fn take_skip_any_counts_and_members() {
                 assert_eq!(skipped.len(), n - k.min(n));
                 assert!(taken.iter().chain(&skipped).all(|&x| x < n));
             }
+            // Both take_ gates stop the run once closed: on one thread, nothing past the
+            // item that closed them is even produced.
+            if splitsteal::current_num_threads() == 1 {
+                let seen = AtomicUsize::new(0);
+                let count = |_: &usize| {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                };
+                let k = n.min(5);
+                assert_eq!((0..n).into_par_iter().inspect(count).take_any(k).count(), k);
+                assert_eq!(seen.swap(0, Ordering::Relaxed), k, "take_any n={n}");
+                let taken = (0..n)
+                    .into_par_iter()
+                    .inspect(count)
+                    .take_any_while(|&x| x < 3)
+                    .count();
+                assert_eq!(taken, n.min(3));
+                assert_eq!(
+                    seen.load(Ordering::Relaxed),
+                    n.min(4),
+                    "take_any_while n={n}"
+                );
+            }
             let limit = n / 2;
             let v: Vec<usize> = (0..n)
                 .into_par_iter()

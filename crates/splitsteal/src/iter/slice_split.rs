@@ -235,30 +235,30 @@ macro_rules! split_iter {
 }
 
 split_iter! {
-    /// The iterator of [`par_split`](super::ParallelSlice::par_split): the sub-slices
+    /// The iterator of [`par_split`](super::slice::ParallelSlice::par_split): the sub-slices
     /// between separators, as `[T]::split` gives them.
     Split, Sep, Fn(&T) -> bool, ref
 }
 split_iter! {
-    /// The iterator of [`par_split_inclusive`](super::ParallelSlice::par_split_inclusive):
+    /// The iterator of [`par_split_inclusive`](super::slice::ParallelSlice::par_split_inclusive):
     /// the sub-slices each ended by its separator, as `[T]::split_inclusive` gives them.
     SplitInclusive, SepInclusive, Fn(&T) -> bool, ref
 }
 split_iter! {
-    /// The iterator of [`par_chunk_by`](super::ParallelSlice::par_chunk_by): the runs of
+    /// The iterator of [`par_chunk_by`](super::slice::ParallelSlice::par_chunk_by): the runs of
     /// items where each neighbouring pair satisfies the predicate, as `[T]::chunk_by`.
     ChunkBy, Runs, Fn(&T, &T) -> bool, ref
 }
 split_iter! {
-    /// The iterator of [`par_split_mut`](super::ParallelSliceMut::par_split_mut).
+    /// The iterator of [`par_split_mut`](super::slice::ParallelSliceMut::par_split_mut).
     SplitMut, Sep, Fn(&T) -> bool, mut
 }
 split_iter! {
     /// The iterator of
-    /// [`par_split_inclusive_mut`](super::ParallelSliceMut::par_split_inclusive_mut).
+    /// [`par_split_inclusive_mut`](super::slice::ParallelSliceMut::par_split_inclusive_mut).
     SplitInclusiveMut, SepInclusive, Fn(&T) -> bool, mut
 }
 split_iter! {
-    /// The iterator of [`par_chunk_by_mut`](super::ParallelSliceMut::par_chunk_by_mut).
+    /// The iterator of [`par_chunk_by_mut`](super::slice::ParallelSliceMut::par_chunk_by_mut).
     ChunkByMut, Runs, Fn(&T, &T) -> bool, mut
 }

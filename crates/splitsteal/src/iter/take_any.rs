@@ -76,11 +76,14 @@ impl<T, P: Fn(&T) -> bool + Sync> Gate<T> for TakeWhileGate<P> {
 impl<T, P: Fn(&T) -> bool + Sync> Gate<T> for SkipWhileGate<P> {
     fn pass(&self, item: &T) -> bool {
         // Relaxed: the flag carries no data.
-        if !self.skipping.load(Ordering::Relaxed) || !(self.pred)(item) {
+        if !self.skipping.load(Ordering::Relaxed) {
+            return true;
+        }
+        if (self.pred)(item) {
+            false
+        } else {
             self.skipping.store(false, Ordering::Relaxed);
             true
-        } else {
-            false
         }
     }
     fn closed(&self) -> bool {
