@@ -39,6 +39,12 @@ pub mod prelude;
 // rayon's module paths for the iterator types, so `use rayon::slice::ParallelSliceMut;`
 // ports as `use splitsteal::slice::ParallelSliceMut;`.
 pub use iter::string as str;
+
+/// rayon's `rayon::string` path: the draining iterator of a `String`.
+pub mod string {
+    /// The iterator of `par_drain(range)` on a `String`.
+    pub use crate::iter::drain::StringDrain as Drain;
+}
 pub use iter::{collections, option, range, result, slice, vec};
 
 pub use par::current::{par_for, par_for_grain};

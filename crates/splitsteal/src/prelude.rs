@@ -17,7 +17,8 @@
 
 pub use crate::iter::{
     FromParallelIterator, IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator,
-    IntoParallelRefMutIterator, ParallelExtend, ParallelIterator,
+    IntoParallelRefMutIterator, ParallelDrainFull, ParallelDrainRange, ParallelExtend,
+    ParallelIterator,
 };
 
 pub use crate::iter::slice::{ParallelSlice, ParallelSliceMut};

@@ -22,6 +22,9 @@ use super::vec;
 
 /// Parallel iterators over a `HashMap` (generic over its hasher).
 pub mod hash_map {
+    /// The iterator of `par_drain` on this collection.
+    pub use super::super::drain::HashMapDrain as Drain;
+
     use std::collections::HashMap;
     use std::hash::{BuildHasher, Hash};
 
@@ -136,6 +139,9 @@ pub mod hash_map {
 
 /// Parallel iterators over a `HashSet` (generic over its hasher).
 pub mod hash_set {
+    /// The iterator of `par_drain` on this collection.
+    pub use super::super::drain::HashSetDrain as Drain;
+
     use std::collections::HashSet;
     use std::hash::{BuildHasher, Hash};
 
@@ -393,6 +399,9 @@ pub mod btree_set {
 
 /// Parallel iterators over a `VecDeque` (indexed).
 pub mod vec_deque {
+    /// The iterator of `par_drain` on this collection.
+    pub use super::super::drain::VecDequeDrain as Drain;
+
     use std::collections::VecDeque;
 
     use super::super::delegate::delegate_indexed_iterator;
@@ -603,6 +612,9 @@ pub mod linked_list {
 /// Parallel iterators over a `BinaryHeap` (indexed; in the heap's internal order, as its
 /// sequential `iter()` and `into_iter()` are).
 pub mod binary_heap {
+    /// The iterator of `par_drain` on this collection.
+    pub use super::super::drain::BinaryHeapDrain as Drain;
+
     use std::collections::BinaryHeap;
 
     use super::super::delegate::delegate_indexed_iterator;

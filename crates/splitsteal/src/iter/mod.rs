@@ -42,6 +42,7 @@ mod par_bridge;
 mod repeat;
 pub mod result;
 mod slice_ext;
+mod slice_split;
 pub mod string;
 mod windows;
 
@@ -100,6 +101,22 @@ pub use positions::Positions;
 pub use try_fold::{TryFold, TryFoldWith};
 use try_trait::Try;
 pub use while_some::WhileSome;
+
+mod blocks;
+pub(crate) mod drain;
+mod fold_chunks;
+mod interleave;
+mod intersperse;
+mod panic_fuse;
+mod take_any;
+
+pub use blocks::{ExponentialBlocks, UniformBlocks};
+pub use drain::{ParallelDrainFull, ParallelDrainRange};
+pub use fold_chunks::{FoldChunks, FoldChunksWith};
+pub use interleave::{Interleave, InterleaveShortest};
+pub use intersperse::Intersperse;
+pub use panic_fuse::PanicFuse;
+pub use take_any::{SkipAny, SkipAnyWhile, TakeAny, TakeAnyWhile};
 
 mod from_par_iter;
 mod par_extend;
@@ -224,6 +241,119 @@ pub trait ParallelIterator: Sized + Send {
     /// ```
     fn count(self) -> usize {
         sum::count(self)
+    }
+
+    /// Puts a clone of `element` between every two neighbouring items.
+    ///
+    /// An unindexed iterator's items are collected into a `Vec` first (only their
+    /// positions say where the separators go); an indexed one's are not.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<i32> = [1, 2, 3].par_iter().copied().intersperse(0).collect();
+    /// assert_eq!(v, [1, 0, 2, 0, 3]);
+    /// ```
+    fn intersperse(self, element: Self::Item) -> Intersperse<Self>
+    where
+        Self::Item: Clone,
+    {
+        Intersperse::new(self, element)
+    }
+
+    /// Stops the other pieces at their next item once any piece panics (the panic is
+    /// still re-raised), instead of letting them run to the end first.
+    ///
+    /// ```should_panic
+    /// use splitsteal::prelude::*;
+    ///
+    /// (0..1_000_000u32).into_par_iter().panic_fuse().for_each(|x| assert!(x != 10));
+    /// ```
+    fn panic_fuse(self) -> PanicFuse<Self> {
+        PanicFuse::new(self)
+    }
+
+    /// Takes `n` items from anywhere in the iterator (whichever pieces get there first),
+    /// or all if there are fewer; stops early once it has them.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let some: Vec<u32> = (0..100u32).into_par_iter().take_any(5).collect();
+    /// assert_eq!(some.len(), 5);
+    /// assert!(some.iter().all(|&x| x < 100));
+    /// ```
+    fn take_any(self, n: usize) -> TakeAny<Self> {
+        TakeAny::new(self, n)
+    }
+
+    /// Skips `n` items from anywhere in the iterator and passes the rest.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let rest: Vec<u32> = (0..100u32).into_par_iter().skip_any(95).collect();
+    /// assert_eq!(rest.len(), 5);
+    /// ```
+    fn skip_any(self, n: usize) -> SkipAny<Self> {
+        SkipAny::new(self, n)
+    }
+
+    /// Passes items while `predicate` holds; once it fails for any item, no further item
+    /// passes (items already being checked elsewhere at that moment may still pass).
+    /// Unlike `take_while`, "further" is in time, not in order.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..100u32).into_par_iter().take_any_while(|&x| x < 50).collect();
+    /// assert!(v.iter().all(|&x| x < 50));
+    /// ```
+    fn take_any_while<P>(self, predicate: P) -> TakeAnyWhile<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        TakeAnyWhile::new(self, predicate)
+    }
+
+    /// Skips items while `predicate` holds; once it fails for any item, every later item
+    /// (in time) passes, that one included.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..100u32).into_par_iter().skip_any_while(|&x| x < 50).collect();
+    /// assert!(v.iter().all(|&x| x >= 50) || v.len() >= 50);
+    /// assert!((50..100).all(|x| v.contains(&x)));
+    /// ```
+    fn skip_any_while<P>(self, predicate: P) -> SkipAnyWhile<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        SkipAnyWhile::new(self, predicate)
+    }
+
+    /// Collects the items, in order, into a list of `Vec`s, one per piece the run was
+    /// split into (cheaper than `collect` into a `Vec` when the length is unknown and the
+    /// pieces are used as they are).
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let list = (0..100u32).into_par_iter().filter(|x| x % 3 == 0).collect_vec_list();
+    /// let flat: Vec<u32> = list.into_iter().flatten().collect();
+    /// assert_eq!(flat, (0..100).filter(|x| x % 3 == 0).collect::<Vec<_>>());
+    /// ```
+    fn collect_vec_list(self) -> std::collections::LinkedList<Vec<Self::Item>> {
+        self.fold(Vec::new, |mut v, x| {
+            v.push(x);
+            v
+        })
+        .map(|v| std::collections::LinkedList::from([v]))
+        .reduce(std::collections::LinkedList::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
     }
 
     /// Passes the `Some` items until a `None` is seen; items after the first `None` may
@@ -1328,6 +1458,127 @@ pub trait IndexedParallelIterator: ParallelIterator {
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
         find::position_last(self, &predicate)
+    }
+
+    /// This iterator's and `other`'s items alternately (`a0, b0, a1, b1, ...`), then the
+    /// rest of the longer one.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<i32> = vec![1, 2, 3, 4].into_par_iter().interleave(vec![5, 6]).collect();
+    /// assert_eq!(v, [1, 5, 2, 6, 3, 4]);
+    /// ```
+    fn interleave<I>(self, other: I) -> Interleave<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        Interleave::new(self, other.into_par_iter())
+    }
+
+    /// As [`interleave`](IndexedParallelIterator::interleave), but stopping once the side
+    /// whose turn it is has no items left.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<i32> = vec![1, 2, 3, 4].into_par_iter().interleave_shortest(vec![5, 6]).collect();
+    /// assert_eq!(v, [1, 5, 2, 6, 3]);
+    /// ```
+    fn interleave_shortest<I>(self, other: I) -> InterleaveShortest<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator<Item = Self::Item>,
+    {
+        InterleaveShortest::new(self, other.into_par_iter())
+    }
+
+    /// Folds each run of `chunk_size` items (the last may be shorter), in order, starting
+    /// from `identity()`: one value per chunk.
+    ///
+    /// # Panics
+    /// If `chunk_size` is 0.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let sums: Vec<i32> = (1..=7).into_par_iter().fold_chunks(3, || 0, |a, x| a + x).collect();
+    /// assert_eq!(sums, [6, 15, 7]);
+    /// ```
+    #[track_caller]
+    fn fold_chunks<T, ID, F>(
+        self,
+        chunk_size: usize,
+        identity: ID,
+        fold_op: F,
+    ) -> FoldChunks<Self, ID, F>
+    where
+        ID: Fn() -> T + Send + Sync,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+        T: Send,
+    {
+        FoldChunks::new(self, chunk_size, identity, fold_op)
+    }
+
+    /// As [`fold_chunks`](IndexedParallelIterator::fold_chunks), starting each chunk from a
+    /// clone of `init`.
+    ///
+    /// # Panics
+    /// If `chunk_size` is 0.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<String> = ['a', 'b', 'c'].into_par_iter()
+    ///     .fold_chunks_with(2, String::from(">"), |mut s, c| { s.push(c); s })
+    ///     .collect();
+    /// assert_eq!(v, [">ab", ">c"]);
+    /// ```
+    #[track_caller]
+    fn fold_chunks_with<T, F>(
+        self,
+        chunk_size: usize,
+        init: T,
+        fold_op: F,
+    ) -> FoldChunksWith<Self, T, F>
+    where
+        T: Send + Clone,
+        F: Fn(T, Self::Item) -> T + Send + Sync,
+    {
+        FoldChunksWith::new(self, chunk_size, init, fold_op)
+    }
+
+    /// Runs the items as a sequence of blocks, one after another, each block in parallel;
+    /// the blocks start at one item per thread and double. A consumer that can stop early
+    /// (`find_first`, `any`) stops after the block that settles it.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let first = (0..1_000_000u64).into_par_iter().by_exponential_blocks().find_first(|x| x % 7 == 6);
+    /// assert_eq!(first, Some(6));
+    /// ```
+    fn by_exponential_blocks(self) -> ExponentialBlocks<Self> {
+        ExponentialBlocks::new(self)
+    }
+
+    /// Runs the items as a sequence of blocks of `block_size` items (the last may be
+    /// shorter), one after another, each block in parallel.
+    ///
+    /// # Panics
+    /// If `block_size` is 0.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let v: Vec<u32> = (0..10u32).into_par_iter().by_uniform_blocks(3).collect();
+    /// assert_eq!(v, (0..10).collect::<Vec<_>>());
+    /// ```
+    #[track_caller]
+    fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
+        assert!(block_size != 0, "block_size must not be zero");
+        UniformBlocks::new(self, block_size)
     }
 
     /// The positions of all items `predicate` accepts, in order.

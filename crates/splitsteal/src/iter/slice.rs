@@ -194,4 +194,7 @@ pub use super::chunks::{
     RChunksMut,
 };
 pub use super::slice_ext::{ParallelSlice, ParallelSliceMut};
+pub use super::slice_split::{
+    ChunkBy, ChunkByMut, Split, SplitInclusive, SplitInclusiveMut, SplitMut,
+};
 pub use super::windows::Windows;

@@ -12,6 +12,7 @@ use super::chunks::{
     Chunks, ChunksExact, ChunksExactMut, ChunksMut, RChunks, RChunksExact, RChunksExactMut,
     RChunksMut,
 };
+use super::slice_split::{ChunkBy, ChunkByMut, Split, SplitInclusive, SplitInclusiveMut, SplitMut};
 use super::windows::Windows;
 use super::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 use crate::par::current;
@@ -120,6 +121,54 @@ pub trait ParallelSlice<T: Sync> {
     fn par_rchunks_exact(&self, chunk_size: usize) -> RChunksExact<'_, T> {
         check_chunk_size(chunk_size);
         RChunksExact::new(chunk_size, self.as_parallel_slice())
+    }
+
+    /// The sub-slices between the items where `separator` holds (those items left out), as
+    /// std's `split`: two adjacent separators give an empty slice between them.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let parts: Vec<&[i32]> = [1, 0, 2, 3, 0, 0, 4].par_split(|&x| x == 0).collect();
+    /// assert_eq!(parts, [&[1][..], &[2, 3], &[], &[4]]);
+    /// ```
+    fn par_split<P>(&self, separator: P) -> Split<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        Split::new(self.as_parallel_slice(), separator)
+    }
+
+    /// The sub-slices each ended by an item where `separator` holds (that item included),
+    /// as std's `split_inclusive`; the last may end without one.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let parts: Vec<&[i32]> = [1, 0, 2, 3, 0, 4].par_split_inclusive(|&x| x == 0).collect();
+    /// assert_eq!(parts, [&[1, 0][..], &[2, 3, 0], &[4]]);
+    /// ```
+    fn par_split_inclusive<P>(&self, separator: P) -> SplitInclusive<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitInclusive::new(self.as_parallel_slice(), separator)
+    }
+
+    /// The runs of items where `pred` holds for every neighbouring pair, as std's
+    /// `chunk_by`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let runs: Vec<&[i32]> = [1, 1, 2, 3, 3, 3].par_chunk_by(|a, b| a == b).collect();
+    /// assert_eq!(runs, [&[1, 1][..], &[2], &[3, 3, 3]]);
+    /// ```
+    fn par_chunk_by<F>(&self, pred: F) -> ChunkBy<'_, T, F>
+    where
+        F: Fn(&T, &T) -> bool + Send + Sync,
+    {
+        ChunkBy::new(self.as_parallel_slice(), pred)
     }
 }
 
@@ -362,6 +411,56 @@ pub trait ParallelSliceMut<T: Send> {
         F: Fn(&T) -> K + Sync,
     {
         current::sort_unstable_by_key(self.as_parallel_slice_mut(), f);
+    }
+
+    /// Mutable sub-slices between the items where `separator` holds, as std's `split_mut`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let mut v = [3, 1, 0, 5, 4, 0, 2];
+    /// v.par_split_mut(|&x| x == 0).for_each(|part| part.sort());
+    /// assert_eq!(v, [1, 3, 0, 4, 5, 0, 2]);
+    /// ```
+    fn par_split_mut<P>(&mut self, separator: P) -> SplitMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitMut::new(self.as_parallel_slice_mut(), separator)
+    }
+
+    /// Mutable sub-slices each ended by an item where `separator` holds, as std's
+    /// `split_inclusive_mut`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let mut v = [2, 1, 0, 4, 3, 0];
+    /// v.par_split_inclusive_mut(|&x| x == 0).for_each(|part| part.reverse());
+    /// assert_eq!(v, [0, 1, 2, 0, 3, 4]);
+    /// ```
+    fn par_split_inclusive_mut<P>(&mut self, separator: P) -> SplitInclusiveMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SplitInclusiveMut::new(self.as_parallel_slice_mut(), separator)
+    }
+
+    /// Mutable runs of items where `pred` holds for every neighbouring pair, as std's
+    /// `chunk_by_mut`.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let mut v = [1, 2, 3, 2, 5, 9];
+    /// v.par_chunk_by_mut(|a, b| a < b).for_each(|run| run.reverse());
+    /// assert_eq!(v, [3, 2, 1, 9, 5, 2]);
+    /// ```
+    fn par_chunk_by_mut<F>(&mut self, pred: F) -> ChunkByMut<'_, T, F>
+    where
+        F: Fn(&T, &T) -> bool + Send + Sync,
+    {
+        ChunkByMut::new(self.as_parallel_slice_mut(), pred)
     }
 }
 

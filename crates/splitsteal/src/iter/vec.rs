@@ -10,6 +10,9 @@ use std::ptr;
 use super::plumbing::{bridge, Consumer, Producer, ProducerCallback, UnindexedConsumer};
 use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
+/// The iterator of `par_drain(range)` on a `Vec` ([`ParallelDrainRange`](super::ParallelDrainRange)).
+pub use super::drain::VecDrain as Drain;
+
 /// The iterator of `into_par_iter()` on a `Vec<T>`.
 #[must_use = "iterator adaptors are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
@@ -87,7 +90,6 @@ impl<'data, T: Send> DrainProducer<'data, T> {
     /// # Safety
     /// `items` must be initialized and owned by nobody else: the producer drops or moves
     /// out every one of them.
-    #[allow(dead_code)]
     pub(super) unsafe fn new(items: &'data mut [T]) -> Self {
         DrainProducer { items }
     }

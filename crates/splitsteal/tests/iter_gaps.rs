@@ -1,0 +1,625 @@
+//! The rayon iterator pieces added after the first port: `par_drain`, the slice splits,
+//! and the late adaptors. Each is compared with what std's sequential code gives, at
+//! several lengths (empty, one, small, more than one split), on every test pool.
+
+mod iter_common;
+
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Once;
+
+use iter_common::everywhere;
+use splitsteal::prelude::*;
+
+/// Lengths: empty, one, two, small primes, and more than any pool splits into.
+const SIZES: &[usize] = &[0, 1, 2, 7, 97, 10_007];
+
+/// The payload of the panics these tests cause on purpose (their messages are hidden).
+const PLANNED: &str = "planned panic (iter_gaps)";
+
+fn quiet_planned_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<&str>() != Some(&PLANNED) {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Counts the live values of one test and the drops of values already dropped.
+struct Counter {
+    live: AtomicUsize,
+    double: AtomicUsize,
+}
+
+impl Counter {
+    const fn new() -> Self {
+        Counter {
+            live: AtomicUsize::new(0),
+            double: AtomicUsize::new(0),
+        }
+    }
+
+    fn make(&'static self, id: usize) -> Tracked {
+        self.live.fetch_add(1, Ordering::SeqCst);
+        Tracked {
+            id,
+            alive: true,
+            counter: self,
+        }
+    }
+
+    fn live(&self) -> usize {
+        self.live.load(Ordering::SeqCst)
+    }
+}
+
+#[derive(Debug)]
+struct Tracked {
+    id: usize,
+    alive: bool,
+    counter: &'static Counter,
+}
+
+impl std::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Counter({})", self.live())
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        if !self.alive {
+            self.counter.double.fetch_add(1, Ordering::SeqCst);
+            return;
+        }
+        self.alive = false;
+        self.counter.live.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The ranges to drain out of a length-`n` collection: all, a prefix, a suffix, a middle,
+/// an inclusive middle, and an empty one.
+fn ranges(n: usize) -> Vec<(usize, usize)> {
+    let mut r = vec![(0, n), (0, n / 3), (n / 2, n), (n / 4, n - n / 4), (n, n)];
+    if n > 2 {
+        r.push((1, n - 1));
+    }
+    r
+}
+
+#[test]
+fn vec_par_drain_gives_std_drain_items_and_leaves_the_rest() {
+    everywhere(|| {
+        for &n in SIZES {
+            for (a, b) in ranges(n) {
+                let orig: Vec<u64> = (0..n as u64).map(|x| x * 3 + 1).collect();
+                let mut par = orig.clone();
+                let cap = par.capacity();
+                let got: Vec<u64> = par.par_drain(a..b).collect();
+                let mut seq = orig.clone();
+                let want: Vec<u64> = seq.drain(a..b).collect();
+                assert_eq!(got, want, "n={n} {a}..{b}");
+                assert_eq!(par, seq, "n={n} {a}..{b} rest");
+                assert_eq!(par.capacity(), cap);
+                // The other range shapes and an indexed adaptor on top.
+                let mut par = orig.clone();
+                let got: Vec<(usize, u64)> = if b > a {
+                    par.par_drain(a..=b - 1).enumerate().rev().collect()
+                } else {
+                    par.par_drain(a..).enumerate().rev().collect()
+                };
+                let mut seq = orig.clone();
+                let want: Vec<(usize, u64)> = if b > a {
+                    seq.drain(a..=b - 1).enumerate().rev().collect()
+                } else {
+                    seq.drain(a..).enumerate().rev().collect()
+                };
+                assert_eq!(got, want, "n={n} inclusive {a}..{b}");
+                assert_eq!(par, seq);
+            }
+        }
+    });
+}
+
+#[test]
+fn vec_par_drain_drops_each_item_once_when_unrun_stopped_or_panicking() {
+    quiet_planned_panics();
+    static COUNTER: Counter = Counter::new();
+    let make = |n: usize| -> Vec<Tracked> { (0..n).map(|i| COUNTER.make(i)).collect() };
+    let ids = |v: &[Tracked]| -> Vec<usize> { v.iter().map(|t| t.id).collect() };
+    everywhere(|| {
+        for &n in &[0, 1, 7, 10_007] {
+            for (a, b) in ranges(n) {
+                let want: Vec<usize> = (0..a).chain(b..n).collect();
+                // Dropped without running.
+                let mut v = make(n);
+                drop(v.par_drain(a..b));
+                assert_eq!(ids(&v), want, "unrun n={n} {a}..{b}");
+                drop(v);
+                // Stopped early: find_any leaves most items unread.
+                let mut v = make(n);
+                let found = v.par_drain(a..b).find_any(|t| t.id % 5 == 0);
+                assert_eq!(found.is_some(), (a..b).any(|i| i % 5 == 0));
+                drop(found);
+                assert_eq!(ids(&v), want, "find_any n={n} {a}..{b}");
+                drop(v);
+                // A panicking consumer, part way through.
+                let mut v = make(n);
+                let mid = a + (b - a) / 2;
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    v.par_drain(a..b).for_each(|t| {
+                        if t.id == mid {
+                            std::panic::panic_any(PLANNED);
+                        }
+                    })
+                }));
+                assert_eq!(r.is_err(), a < b, "n={n} {a}..{b}");
+                assert_eq!(ids(&v), want, "panic n={n} {a}..{b}");
+                drop(v);
+                assert_eq!(COUNTER.live(), 0, "leak n={n} {a}..{b}");
+                assert_eq!(COUNTER.double.load(Ordering::SeqCst), 0, "double drop");
+            }
+        }
+    });
+}
+
+#[test]
+#[should_panic(expected = "out of range")]
+fn vec_par_drain_out_of_bounds_panics_like_std() {
+    let mut v = vec![1, 2, 3];
+    let _ = v.par_drain(1..4);
+}
+
+#[test]
+fn vec_deque_and_string_par_drain_match_std() {
+    everywhere(|| {
+        for &n in SIZES {
+            for (a, b) in ranges(n) {
+                let mut par: VecDeque<u64> = (0..n as u64).collect();
+                par.rotate_left(n / 3); // wrapped around its buffer
+                let mut seq = par.clone();
+                let got: Vec<u64> = par.par_drain(a..b).collect();
+                let want: Vec<u64> = seq.drain(a..b).collect();
+                assert_eq!(got, want);
+                assert_eq!(par, seq);
+            }
+            // Multi-byte chars: drain between char boundaries.
+            let text: String = (0..n).map(|i| ['a', 'é', '€', '😀'][i % 4]).collect();
+            let bounds: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
+            for (a, b) in ranges(bounds.len() - 1) {
+                let (a, b) = (bounds[a], bounds[b]);
+                let mut par = text.clone();
+                let mut seq = text.clone();
+                let got: String = par.par_drain(a..b).collect();
+                let want: String = seq.drain(a..b).collect();
+                assert_eq!(got, want);
+                assert_eq!(par, seq);
+                let mut unrun = text.clone();
+                drop(unrun.par_drain(a..b));
+                assert_eq!(unrun, seq);
+            }
+        }
+    });
+}
+
+#[test]
+fn hash_and_heap_par_drain_empty_them() {
+    everywhere(|| {
+        for &n in SIZES {
+            let mut m: HashMap<u64, u64> = (0..n as u64).map(|i| (i, i * i)).collect();
+            let mut got: Vec<(u64, u64)> = m.par_drain().collect();
+            got.sort_unstable();
+            assert_eq!(got, (0..n as u64).map(|i| (i, i * i)).collect::<Vec<_>>());
+            assert!(m.is_empty());
+            let mut s: HashSet<u64> = (0..n as u64).collect();
+            assert_eq!(s.par_drain().sum::<u64>(), (0..n as u64).sum());
+            assert!(s.is_empty());
+            let mut h: BinaryHeap<u64> = (0..n as u64).collect();
+            assert_eq!(h.par_drain().len(), n);
+            assert!(h.is_empty());
+        }
+    });
+}
+
+/// Slices to cut: random values below `modulo` (0 is the separator), so 1 gives all
+/// separators, 2 about half, 1000 few, and `u64::MAX` almost none.
+fn cut_inputs() -> Vec<Vec<u64>> {
+    let mut inputs = Vec::new();
+    for &n in SIZES {
+        for modulo in [1, 2, 1000, u64::MAX] {
+            inputs.push(iter_common::data(n, modulo));
+        }
+        let mut ends = vec![5; n]; // separators only at both ends
+        if n > 0 {
+            ends[0] = 0;
+            ends[n - 1] = 0;
+        }
+        inputs.push(ends);
+    }
+    inputs
+}
+
+#[test]
+fn par_split_and_split_inclusive_match_std() {
+    let inputs = cut_inputs();
+    everywhere(|| {
+        for v in &inputs {
+            let sep = |x: &u64| *x == 0;
+            let got: Vec<&[u64]> = v.par_split(sep).collect();
+            assert_eq!(got, v.split(sep).collect::<Vec<_>>(), "split {}", v.len());
+            let got: Vec<&[u64]> = v.par_split_inclusive(sep).collect();
+            let want: Vec<&[u64]> = v.split_inclusive(sep).collect();
+            assert_eq!(got, want, "split_inclusive {}", v.len());
+
+            // The _mut forms: tag each piece with its index, compare with std's.
+            let tag = |pieces: Vec<&mut [u64]>| {
+                for (i, p) in pieces.into_iter().enumerate() {
+                    for x in p {
+                        *x = *x * 1_000_003 + i as u64;
+                    }
+                }
+            };
+            let (mut par, mut seq) = (v.clone(), v.clone());
+            tag(par.par_split_mut(sep).collect());
+            tag(seq.split_mut(sep).collect());
+            assert_eq!(par, seq);
+            let (mut par, mut seq) = (v.clone(), v.clone());
+            tag(par.par_split_inclusive_mut(sep).collect());
+            tag(seq.split_inclusive_mut(sep).collect());
+            assert_eq!(par, seq);
+        }
+    });
+}
+
+#[test]
+fn par_chunk_by_matches_std() {
+    let inputs = cut_inputs();
+    everywhere(|| {
+        for v in &inputs {
+            for pred in [|a: &u64, b: &u64| a == b, |a: &u64, b: &u64| a <= b] {
+                let got: Vec<&[u64]> = v.par_chunk_by(pred).collect();
+                assert_eq!(got, v.chunk_by(pred).collect::<Vec<_>>(), "n={}", v.len());
+                let (mut par, mut seq) = (v.clone(), v.clone());
+                par.par_chunk_by_mut(pred).for_each(|run| run.reverse());
+                seq.chunk_by_mut(pred).for_each(|run| run.reverse());
+                assert_eq!(par, seq);
+            }
+        }
+    });
+}
+
+/// The lengths pairs for the two-sided adaptors: each size against a few others.
+fn pairs() -> Vec<(usize, usize)> {
+    let mut p = Vec::new();
+    for &a in SIZES {
+        for b in [0, 1, a / 2, a, a + 1, 1000] {
+            p.push((a, b));
+        }
+    }
+    p
+}
+
+/// std's interleave: alternately, then the rest of the longer.
+fn seq_interleave(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (a.iter(), b.iter());
+    loop {
+        match (i.next(), j.next()) {
+            (None, None) => return out,
+            (x, y) => out.extend(x.into_iter().chain(y)),
+        }
+    }
+}
+
+#[test]
+fn interleave_matches_sequential_both_ways_and_split() {
+    let pairs = pairs();
+    everywhere(|| {
+        for &(la, lb) in &pairs {
+            let a: Vec<u64> = (0..la as u64).collect();
+            let b: Vec<u64> = (0..lb as u64).map(|x| x + 1_000_000).collect();
+            let want = seq_interleave(&a, &b);
+            let got: Vec<u64> = a
+                .par_iter()
+                .copied()
+                .interleave(b.par_iter().copied())
+                .collect();
+            assert_eq!(got, want, "interleave {la} {lb}");
+            // Backwards, and through enumerate's index-based splitting.
+            let got: Vec<u64> = a.par_iter().copied().interleave(b.clone()).rev().collect();
+            assert_eq!(got, want.iter().rev().copied().collect::<Vec<_>>());
+            let got: Vec<(usize, u64)> = a
+                .par_iter()
+                .copied()
+                .interleave(b.clone())
+                .enumerate()
+                .with_max_len(3)
+                .collect();
+            assert_eq!(got, want.iter().copied().enumerate().collect::<Vec<_>>());
+            // Shortest: stop once the side whose turn it is is empty.
+            let mut short = Vec::new();
+            let mut j = b.iter();
+            for &x in &a {
+                short.push(x);
+                match j.next() {
+                    Some(&y) => short.push(y),
+                    None => break,
+                }
+            }
+            let got: Vec<u64> = a
+                .par_iter()
+                .copied()
+                .interleave_shortest(b.clone())
+                .collect();
+            assert_eq!(got, short, "interleave_shortest {la} {lb}");
+        }
+    });
+}
+
+#[test]
+fn intersperse_matches_sequential_indexed_and_not() {
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<u64> = (1..=n as u64).collect();
+            let mut want = Vec::new();
+            for (i, &x) in v.iter().enumerate() {
+                if i > 0 {
+                    want.push(0);
+                }
+                want.push(x);
+            }
+            let it = v.par_iter().copied().intersperse(0);
+            assert_eq!(it.len(), want.len());
+            assert_eq!(it.collect::<Vec<_>>(), want, "n={n}");
+            let got: Vec<u64> = v
+                .par_iter()
+                .copied()
+                .intersperse(0)
+                .rev()
+                .with_max_len(2)
+                .collect();
+            assert_eq!(got, want.iter().rev().copied().collect::<Vec<_>>());
+            // An unindexed base whose first pieces are empty.
+            let got: Vec<u64> = (0..2 * n as u64)
+                .into_par_iter()
+                .filter(|x| *x >= n as u64)
+                .map(|x| x - n as u64 + 1)
+                .intersperse(0)
+                .collect();
+            assert_eq!(got, want, "unindexed n={n}");
+        }
+    });
+}
+
+#[test]
+fn take_skip_any_counts_and_members() {
+    everywhere(|| {
+        for &n in SIZES {
+            for k in [0, 1, n / 2, n, n + 3] {
+                let mut taken: Vec<usize> = (0..n).into_par_iter().take_any(k).collect();
+                let mut skipped: Vec<usize> = (0..n).into_par_iter().skip_any(k).collect();
+                assert_eq!(taken.len(), k.min(n));
+                assert_eq!(skipped.len(), n - k.min(n));
+                // Together they are a permutation only per run; each is a set of distinct
+                // members of 0..n.
+                taken.sort_unstable();
+                taken.dedup();
+                skipped.sort_unstable();
+                skipped.dedup();
+                assert_eq!(taken.len(), k.min(n));
+                assert_eq!(skipped.len(), n - k.min(n));
+                assert!(taken.iter().chain(&skipped).all(|&x| x < n));
+            }
+            // Both take_ gates stop the run once closed: on one thread, nothing past the
+            // item that closed them is even produced.
+            if splitsteal::current_num_threads() == 1 {
+                let seen = AtomicUsize::new(0);
+                let count = |_: &usize| {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                };
+                let k = n.min(5);
+                assert_eq!((0..n).into_par_iter().inspect(count).take_any(k).count(), k);
+                assert_eq!(seen.swap(0, Ordering::Relaxed), k, "take_any n={n}");
+                let taken = (0..n)
+                    .into_par_iter()
+                    .inspect(count)
+                    .take_any_while(|&x| x < 3)
+                    .count();
+                assert_eq!(taken, n.min(3));
+                assert_eq!(
+                    seen.load(Ordering::Relaxed),
+                    n.min(4),
+                    "take_any_while n={n}"
+                );
+            }
+            let limit = n / 2;
+            let v: Vec<usize> = (0..n)
+                .into_par_iter()
+                .take_any_while(|&x| x < limit)
+                .collect();
+            assert!(v.iter().all(|&x| x < limit));
+            if n > 0 && limit == 0 {
+                assert!(v.is_empty());
+            }
+            let all: Vec<usize> = (0..n).into_par_iter().take_any_while(|_| true).collect();
+            assert_eq!(all, (0..n).collect::<Vec<_>>());
+            let v: Vec<usize> = (0..n)
+                .into_par_iter()
+                .skip_any_while(|&x| x < limit)
+                .collect();
+            assert!((limit..n).all(|x| v.contains(&x)), "skip_any_while n={n}");
+            let none: Vec<usize> = (0..n).into_par_iter().skip_any_while(|_| true).collect();
+            assert!(none.is_empty());
+        }
+    });
+}
+
+#[test]
+fn panic_fuse_passes_everything_and_still_panics() {
+    quiet_planned_panics();
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<usize> = (0..n).into_par_iter().panic_fuse().collect();
+            assert_eq!(v, (0..n).collect::<Vec<_>>());
+            assert_eq!((0..n).into_par_iter().panic_fuse().len(), n);
+            let s: usize = (0..n)
+                .into_par_iter()
+                .filter(|x| x % 2 == 0)
+                .panic_fuse()
+                .sum();
+            assert_eq!(s, (0..n).filter(|x| x % 2 == 0).sum::<usize>());
+            if n > 0 {
+                let seen = AtomicUsize::new(0);
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    (0..n)
+                        .into_par_iter()
+                        .with_max_len(100)
+                        .panic_fuse()
+                        .for_each(|x| {
+                            seen.fetch_add(1, Ordering::Relaxed);
+                            if x == 0 {
+                                std::panic::panic_any(PLANNED);
+                            }
+                        })
+                }));
+                assert!(r.is_err());
+                if splitsteal::current_num_threads() == 1 {
+                    // Item 0 is the first run; unfused, the other pieces of 100 would all
+                    // still run before the panic is re-raised (checked: 9930 of 10 007).
+                    assert_eq!(seen.load(Ordering::Relaxed), 1, "n={n}");
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn fold_chunks_match_sequential_chunks() {
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<u64> = iter_common::data(n, 1000);
+            for size in [1, 2, 7, 1000, n + 1] {
+                // Not commutative: the fold order within a chunk shows.
+                let f = |acc: u64, x: u64| acc.wrapping_mul(31).wrapping_add(x);
+                let want: Vec<u64> = v
+                    .chunks(size)
+                    .map(|c| c.iter().copied().fold(7, f))
+                    .collect();
+                let got: Vec<u64> = v.par_iter().copied().fold_chunks(size, || 7, f).collect();
+                assert_eq!(got, want, "fold_chunks n={n} size={size}");
+                let it = v.par_iter().copied().fold_chunks_with(size, 7, f);
+                assert_eq!(it.len(), want.len());
+                assert_eq!(
+                    it.rev().collect::<Vec<_>>(),
+                    want.iter().rev().copied().collect::<Vec<_>>()
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn blocks_give_everything_in_order_and_stop_early() {
+    everywhere(|| {
+        for &n in SIZES {
+            let want: Vec<usize> = (0..n).collect();
+            let got: Vec<usize> = (0..n).into_par_iter().by_exponential_blocks().collect();
+            assert_eq!(got, want);
+            for size in [1, 3, 1000] {
+                let got: Vec<usize> = (0..n).into_par_iter().by_uniform_blocks(size).collect();
+                assert_eq!(got, want, "uniform n={n} size={size}");
+                let s: usize = (0..n).into_par_iter().by_uniform_blocks(size).sum();
+                assert_eq!(s, want.iter().sum::<usize>());
+            }
+            // find_first stops after the block that has the answer: later blocks never run.
+            let seen = AtomicUsize::new(0);
+            let first = (0..n)
+                .into_par_iter()
+                .by_uniform_blocks(10)
+                .inspect(|_| {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                })
+                .find_first(|&x| x == 3);
+            assert_eq!(first, (n > 3).then_some(3));
+            assert!(
+                seen.load(Ordering::Relaxed) <= 10,
+                "n={n}: ran past the first block"
+            );
+        }
+    });
+}
+
+#[test]
+fn collect_vec_list_keeps_order() {
+    everywhere(|| {
+        for &n in SIZES {
+            let list = (0..n)
+                .into_par_iter()
+                .filter(|x| x % 3 != 1)
+                .collect_vec_list();
+            let flat: Vec<usize> = list.into_iter().flatten().collect();
+            assert_eq!(flat, (0..n).filter(|x| x % 3 != 1).collect::<Vec<_>>());
+        }
+    });
+}
+
+#[test]
+fn char_ranges_match_std_across_the_surrogate_gap() {
+    let ranges: Vec<(char, char)> = vec![
+        ('a', 'a'),
+        ('a', 'b'),
+        ('a', 'z'),
+        ('z', 'a'),
+        ('\u{D7F0}', '\u{E010}'),
+        ('\u{D7FF}', '\u{E000}'),
+        ('\0', '\u{FFFF}'),
+        ('\u{10FF00}', char::MAX),
+    ];
+    everywhere(|| {
+        for &(a, b) in &ranges {
+            let got: Vec<char> = (a..b).into_par_iter().collect();
+            assert_eq!(got, (a..b).collect::<Vec<_>>(), "{a:?}..{b:?}");
+            let got: Vec<char> = (a..=b).into_par_iter().rev().collect();
+            assert_eq!(got, (a..=b).rev().collect::<Vec<_>>(), "{a:?}..={b:?}");
+            assert_eq!((a..=b).into_par_iter().len(), (a..=b).count());
+            let got: Vec<(usize, char)> =
+                (a..b).into_par_iter().enumerate().with_max_len(7).collect();
+            assert_eq!(got, (a..b).enumerate().collect::<Vec<_>>());
+        }
+    });
+}
+
+#[test]
+fn wide_integer_ranges_match_std() {
+    everywhere(|| {
+        for &n in SIZES {
+            let n = n as u128;
+            let top = u128::MAX - n;
+            let got: Vec<u128> = (top..u128::MAX).into_par_iter().collect();
+            assert_eq!(got, (top..u128::MAX).collect::<Vec<_>>());
+            let got: Vec<u128> = (top..=u128::MAX).into_par_iter().rev().collect();
+            assert_eq!(got, (top..=u128::MAX).rev().collect::<Vec<_>>());
+            let lo = i128::MIN + 3;
+            let got: Vec<i128> = (lo..lo + n as i128).into_par_iter().collect();
+            assert_eq!(got, (lo..lo + n as i128).collect::<Vec<_>>());
+            let mid = -(n as i128) / 2;
+            let s: i128 = (mid..=mid + n as i128).into_par_iter().sum();
+            assert_eq!(s, (mid..=mid + n as i128).sum::<i128>());
+        }
+    });
+}
+
+#[test]
+#[should_panic(expected = "too long for a parallel iterator")]
+fn a_128_bit_range_longer_than_usize_panics_with_a_message() {
+    let _ = (0..u128::MAX).into_par_iter();
+}
