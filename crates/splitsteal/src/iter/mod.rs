@@ -14,7 +14,7 @@
 //! [`ThreadPool::install`](crate::ThreadPool::install)), else on the global pool, under that
 //! pool's [`Policy`](crate::Policy). How pieces are split is explained in [`plumbing`].
 //!
-//! The layout follows rayon's: sources beside the types they iterate ([`slice`], [`vec`],
+//! The layout follows rayon's: sources beside the types they iterate (`slice`, `vec`,
 //! [`range`], ...), one file per adaptor or family of adaptors, consumers in their own
 //! files, and the traits here.
 

@@ -20,7 +20,7 @@
 //!
 //! Each split is one [`join_context`]. The bridge first splits the input into about
 //! `current_num_threads()` pieces (halving a budget at each level), and from then on splits
-//! a piece again only when it was *stolen*: [`FnContext::migrated`] tells the second half
+//! a piece again only when it was *stolen*: [`FnContext::migrated`](crate::FnContext::migrated) tells the second half
 //! that another worker took it, which means that worker was idle and more pieces can be
 //! used. This is rayon's adaptive splitter. It was kept, over splitting more eagerly, by
 //! measuring (`splitsteal bench --mode iter`, splitsteal's default policy against rayon,
