@@ -10,12 +10,21 @@
 //! `rayon::join`), and `par@<policy>` (the same code on a splitsteal pool). Times are the
 //! best of `--reps` runs after one warm-up, in milliseconds; every run's result is checked
 //! against std's.
+//!
+//! `--input` picks the input family (PBBS's generators, `splitsteal_bench::pbbs_io::generate`):
+//! `random` (uniform 64-bit values, uniform 24-bit sort keys, keys uniform in `0..n` for
+//! `remove_duplicates` and `histogram`: PBBS randomSeq_int), `expt` (PBBS exptSeq),
+//! `almost` (PBBS almostSortedSeq: `0..n` with `sqrt(n)` random swaps), `range=K` (uniform
+//! in `0..K`, e.g. `range=100000` for PBBS's randomSeq_100K_int), `equal` (one value) and
+//! `reversed` (`n-1` down to 0). `histogram` counts one bucket per key value (`n` buckets,
+//! or `K` for `range=K`), as PBBS's histogram benchmark does.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
 use splitsteal::{par, Current, ForkJoin, Policy, ThreadPoolBuilder};
+use splitsteal_bench::pbbs_io::generate;
 
 #[derive(Parser)]
 struct Args {
@@ -40,6 +49,38 @@ struct Args {
     /// Measure these morsel sizes on the given primitives instead (splitsteal pools only).
     #[arg(long, value_delimiter = ',')]
     morsel_sweep: Vec<usize>,
+    /// Input family: random, expt, almost, range=K, equal, reversed.
+    #[arg(long, default_value = "random", value_parser = parse_family)]
+    input: Family,
+}
+
+/// PBBS's input families (see the module docs).
+#[derive(Clone, Copy, Debug)]
+enum Family {
+    Random,
+    Expt,
+    Almost,
+    Range(u64),
+    Equal,
+    Reversed,
+}
+
+fn parse_family(s: &str) -> Result<Family, String> {
+    Ok(match s {
+        "random" => Family::Random,
+        "expt" => Family::Expt,
+        "almost" => Family::Almost,
+        "equal" => Family::Equal,
+        "reversed" => Family::Reversed,
+        _ => match s.strip_prefix("range=").map(str::parse::<u64>) {
+            Some(Ok(k)) if k > 0 => Family::Range(k),
+            _ => {
+                return Err(format!(
+                    "unknown input family {s:?}: expected random, expt, almost, range=K (K > 0), equal or reversed"
+                ))
+            }
+        },
+    })
 }
 
 /// A `ForkJoin` over rayon's global or installed pool.
@@ -75,6 +116,7 @@ const PRIMITIVES: &[&str] = &[
     "integer_sort_pairs",
     "histogram_256",
     "histogram_n/16",
+    "histogram",
     "remove_duplicates",
 ];
 
@@ -84,8 +126,68 @@ struct Input {
     v: Vec<u64>,
     /// (key < 2^24, payload) pairs: PBBS integer-sort style.
     pairs: Vec<(u32, u32)>,
-    /// Values with about n/4 distinct ones.
+    /// Keys in `0..range` (PBBS's randomSeq / exptSeq style): `remove_duplicates`' input
+    /// and `histogram`'s keys.
     dups: Vec<u64>,
+    /// The bucket count of `histogram`: the key range of `dups`.
+    range: usize,
+}
+
+impl Input {
+    fn new(n: usize, family: Family) -> Input {
+        const SEED: u64 = 0x2545_f491_4f6c_dd1d;
+        let to_u64 = |v: Vec<i64>| -> Vec<u64> { v.into_iter().map(|x| x as u64).collect() };
+        let key24 = |v: Vec<u64>| -> Vec<(u32, u32)> {
+            v.into_iter()
+                .enumerate()
+                .map(|(i, k)| ((k % (1 << 24)) as u32, i as u32))
+                .collect()
+        };
+        let nn = (n as u64).max(1);
+        let (v, pairs, dups, range) = match family {
+            Family::Random => {
+                let mut s = SEED;
+                let v: Vec<u64> = (0..n).map(|_| xorshift(&mut s)).collect();
+                let pairs = (0..n)
+                    .map(|i| ((xorshift(&mut s) % (1 << 24)) as u32, i as u32))
+                    .collect();
+                (v, pairs, to_u64(generate::random_seq(n, nn, SEED ^ 2)), nn)
+            }
+            Family::Expt => {
+                let v = to_u64(generate::expt_seq(n, nn, SEED));
+                let pairs = key24(to_u64(generate::expt_seq(n, 1 << 24, SEED ^ 1)));
+                (v.clone(), pairs, v, nn)
+            }
+            Family::Almost => {
+                let v = to_u64(generate::almost_sorted_seq(
+                    n,
+                    generate::default_swaps(n),
+                    SEED,
+                ));
+                (v.clone(), key24(v.clone()), v, nn)
+            }
+            Family::Range(k) => {
+                let v = to_u64(generate::random_seq(n, k, SEED));
+                let pairs = key24(to_u64(generate::random_seq(n, k.min(1 << 24), SEED ^ 1)));
+                (v.clone(), pairs, v, k)
+            }
+            Family::Equal => {
+                let v = vec![nn / 2; n];
+                (v.clone(), key24(v.clone()), v, nn)
+            }
+            Family::Reversed => {
+                let v: Vec<u64> = (0..n as u64).rev().collect();
+                (v.clone(), key24(v.clone()), v, nn)
+            }
+        };
+        Input {
+            n,
+            v,
+            pairs,
+            dups,
+            range: range as usize,
+        }
+    }
 }
 
 fn xorshift(s: &mut u64) -> u64 {
@@ -156,6 +258,9 @@ fn run_par<C: ForkJoin>(name: &str, c: &mut C, inp: &Input) -> (Duration, u64) {
             let b = (inp.n / 16).max(1);
             timed(|| checksum_usize(&par::histogram(c, v, b, |&x| (x % b as u64) as usize)))
         }
+        "histogram" => {
+            timed(|| checksum_usize(&par::histogram(c, &inp.dups, inp.range, |&x| x as usize)))
+        }
         "remove_duplicates" => timed(|| checksum(&par::remove_duplicates(c, &inp.dups))),
         _ => panic!("unknown primitive {name}"),
     }
@@ -218,6 +323,7 @@ fn run_rayon(name: &str, inp: &Input) -> (Duration, u64) {
             let b = (inp.n / 16).max(1);
             timed(|| checksum_usize(&rayon_hist(v, b, |x| (x % b as u64) as usize)))
         }
+        "histogram" => timed(|| checksum_usize(&rayon_hist(&inp.dups, inp.range, |x| x as usize))),
         "remove_duplicates" => timed(|| {
             // rayon's idiom loses the order; sort the (small) result for the checksum.
             let set: HashSet<u64> = inp.dups.par_iter().copied().collect();
@@ -372,6 +478,11 @@ fn run_std(name: &str, inp: &Input) -> (Duration, u64) {
                 checksum_usize(&h)
             })
         }
+        "histogram" => timed(|| {
+            let mut h = vec![0usize; inp.range];
+            inp.dups.iter().for_each(|&x| h[x as usize] += 1);
+            checksum_usize(&h)
+        }),
         "remove_duplicates" => timed(|| {
             let mut seen = HashSet::with_capacity(inp.dups.len());
             let out: Vec<u64> = inp
@@ -395,14 +506,7 @@ fn timed<R>(f: impl FnOnce() -> R) -> (Duration, R) {
 fn main() {
     let args = Args::parse();
     let n = args.n;
-    let mut s = 0x2545_f491_4f6c_dd1d_u64;
-    let v: Vec<u64> = (0..n).map(|_| xorshift(&mut s)).collect();
-    let pairs: Vec<(u32, u32)> = (0..n)
-        .map(|i| ((xorshift(&mut s) % (1 << 24)) as u32, i as u32))
-        .collect();
-    let distinct = (n as u64 / 4).max(1);
-    let dups: Vec<u64> = (0..n).map(|_| mix(xorshift(&mut s) % distinct)).collect();
-    let inp = Input { n, v, pairs, dups };
+    let inp = Input::new(n, args.input);
     let policies: Vec<Policy> = if args.policies.iter().any(|p| p == "all") {
         Policy::ALL.to_vec()
     } else {
@@ -426,7 +530,10 @@ fn main() {
         return;
     }
 
-    println!("# primitives, n = {n}, best of {} runs (ms)\n", args.reps);
+    println!(
+        "# primitives, n = {n}, input {:?}, best of {} runs (ms)\n",
+        args.input, args.reps
+    );
     let mut cols = vec!["std".to_string()];
     for &t in &args.threads {
         cols.push(format!("rayon t{t}"));
