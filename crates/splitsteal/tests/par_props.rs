@@ -11,6 +11,12 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use splitsteal::{par, Current, ForkJoin, Policy, Serial, ThreadPool, ThreadPoolBuilder};
 
+/// `v`, sorted: the order-free view of an unordered result.
+fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+    v.sort();
+    v
+}
+
 /// Runs `b` on a fresh scoped thread for the first levels of recursion: a second,
 /// independent parallel context.
 #[derive(Clone, Copy)]
@@ -293,11 +299,13 @@ proptest! {
         let v: Vec<u64> = v.iter().map(|x| x % 700).collect();
         let mut seen = HashSet::new();
         let want: Vec<u64> = v.iter().copied().filter(|x| seen.insert(*x)).collect();
-        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &v))), want);
+        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates_in_order(c, &v))), &want);
+        prop_assert_eq!(sorted(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &v)))), sorted(want));
         let s: Vec<String> = v.iter().map(|x| format!("k{x}")).collect();
         let mut seen = HashSet::new();
         let want: Vec<String> = s.iter().filter(|x| seen.insert(*x)).cloned().collect();
-        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &s))), want);
+        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates_in_order(c, &s))), &want);
+        prop_assert_eq!(sorted(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &s)))), sorted(want));
     }
 }
 
@@ -338,6 +346,15 @@ fn millions() {
         let small: Vec<u64> = v.iter().map(|x| x % 1000).collect();
         let d = par::remove_duplicates(c, &small);
         assert_eq!(d.len(), 1000);
+        let d = par::remove_duplicates_in_order(c, &small);
+        let mut seen = HashSet::new();
+        assert!(
+            d == small
+                .iter()
+                .copied()
+                .filter(|x| seen.insert(*x))
+                .collect::<Vec<_>>()
+        );
     });
     // The other policies, on a tenth of the input (debug-mode sorts are slow).
     let v = &v[..n / 10];
