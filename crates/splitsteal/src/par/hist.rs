@@ -120,6 +120,13 @@ unsafe impl Send for SendPtr {}
 // SAFETY: as above; shared access only copies the pointer.
 unsafe impl Sync for SendPtr {}
 
+impl SendPtr {
+    /// The pointer to element `i` (a method, so closures capture the whole `SendPtr`).
+    fn at(self, i: usize) -> *mut u32 {
+        self.0.wrapping_add(i)
+    }
+}
+
 /// The partitioned strategy of [`histogram`] (`buckets` <= 2^32): scatter the keys by
 /// range of `RANGE_BUCKETS` buckets, then count each range in cache.
 fn by_ranges<C, T, K>(ctx: &mut C, v: &[T], buckets: usize, key: &K) -> Vec<usize>
@@ -162,7 +169,6 @@ where
     // Pass 2: scatter. `key` is called again (as the radix sort does) rather than its
     // results stored: it is cheap, and a stored copy would cost a pass of its own.
     map_blocks(ctx, nb, &|b| {
-        let dst = dst;
         let mut next = offsets[b].clone();
         for x in &v[blocks.range(b)] {
             let k = key(x);
@@ -176,7 +182,7 @@ where
                 next[r] < offsets[b][r] + counts[b][r],
                 "histogram: key changed between passes"
             );
-            unsafe { dst.0.add(next[r]).write(k as u32) };
+            unsafe { dst.at(next[r]).write(k as u32) };
             next[r] += 1;
         }
     });
