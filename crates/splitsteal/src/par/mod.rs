@@ -31,7 +31,7 @@
 //! | [`sort_unstable`], [`sort_unstable_by`], [`sort_unstable_by_key`] | the same, unstable leaf sorts | `par_sort_unstable*` |
 //! | [`integer_sort`], [`integer_sort_by_key`] | **stable** radix sort: parallel MSD, then per bucket 16-bit LSD + insertion | `par_sort_by_key` |
 //! | [`histogram`] | private per-block counts, or shared atomic counts | `fold` + `reduce` |
-//! | [`remove_duplicates`] | concurrent open-addressing table of indices (CAS inserts), pack of the table; **unordered** | `collect::<HashSet<_>>()` |
+//! | [`remove_duplicates`] | concurrent open-addressing table of indices (CAS inserts) sized by a sampled distinct count, or a radix sort of hashes when nearly all are distinct; **unordered** | `collect::<HashSet<_>>()` |
 //! | [`remove_duplicates_in_order`] | the same table keeping each value's smallest index, bitmap, pack; first occurrences in input order | none (itertools `unique`) |
 //!
 //! # How work is cut
