@@ -517,7 +517,8 @@ proptest! {
 /// The large-input paths, once each on a 2-thread pool: histograms over more buckets than
 /// fit in cache (partitioned by bucket range), with exponential and small-range keys, and
 /// a dedup whose distinct-count estimate is too low (a sample that sees mostly one heavy
-/// value), so that its table fills and the build starts over.
+/// value), so that its table fills and the build starts over, and one of distinct values
+/// (the sorting path).
 #[test]
 fn families_large() {
     let n = 600_000usize;
@@ -545,7 +546,9 @@ fn families_large() {
             v.iter().for_each(|&x| want[x as usize] += 1);
             assert!(par::histogram(c, v, buckets, |&x| x as usize) == want);
         }
-        for v in [&expt, &small, &heavy] {
+        // All distinct (reversed): the sample sees no repeats, so the sort path runs.
+        let distinct: Vec<u64> = (0..n as u64).rev().collect();
+        for v in [&expt, &small, &heavy, &distinct] {
             let mut seen = HashSet::new();
             let want: Vec<u64> = v.iter().copied().filter(|x| seen.insert(*x)).collect();
             assert!(par::remove_duplicates_in_order(c, v) == want);
