@@ -118,6 +118,7 @@ const PRIMITIVES: &[&str] = &[
     "histogram_n/16",
     "histogram",
     "remove_duplicates",
+    "remove_duplicates_in_order",
 ];
 
 struct Input {
@@ -210,6 +211,13 @@ fn checksum(v: &[u64]) -> u64 {
         .wrapping_add(v.len() as u64)
 }
 
+/// A checksum that ignores order, for `remove_duplicates`' unordered output.
+fn set_checksum(v: &[u64]) -> u64 {
+    v.iter()
+        .fold(0u64, |a, &x| a.wrapping_add(mix(x)))
+        .wrapping_add(v.len() as u64)
+}
+
 fn pairs_checksum(v: &[(u32, u32)]) -> u64 {
     v.iter().fold(0u64, |a, &(k, p)| {
         a.rotate_left(1) ^ ((k as u64) << 32 | p as u64)
@@ -261,7 +269,10 @@ fn run_par<C: ForkJoin>(name: &str, c: &mut C, inp: &Input) -> (Duration, u64) {
         "histogram" => {
             timed(|| checksum_usize(&par::histogram(c, &inp.dups, inp.range, |&x| x as usize)))
         }
-        "remove_duplicates" => timed(|| checksum(&par::remove_duplicates(c, &inp.dups))),
+        "remove_duplicates" => timed(|| set_checksum(&par::remove_duplicates(c, &inp.dups))),
+        "remove_duplicates_in_order" => {
+            timed(|| checksum(&par::remove_duplicates_in_order(c, &inp.dups)))
+        }
         _ => panic!("unknown primitive {name}"),
     }
 }
@@ -324,10 +335,13 @@ fn run_rayon(name: &str, inp: &Input) -> (Duration, u64) {
             timed(|| checksum_usize(&rayon_hist(v, b, |x| (x % b as u64) as usize)))
         }
         "histogram" => timed(|| checksum_usize(&rayon_hist(&inp.dups, inp.range, |x| x as usize))),
-        "remove_duplicates" => timed(|| {
-            // rayon's idiom loses the order; sort the (small) result for the checksum.
-            let set: HashSet<u64> = inp.dups.par_iter().copied().collect();
-            set.len() as u64
+        // A rayon user's dedup (issue 16's reference): copy, sort, dedup. Sorted, not in
+        // input order, so `remove_duplicates_in_order`'s rayon cell is not checked.
+        "remove_duplicates" | "remove_duplicates_in_order" => timed(|| {
+            let mut w = inp.dups.clone();
+            w.par_sort_unstable();
+            w.dedup();
+            set_checksum(&w)
         }),
         _ => panic!("unknown primitive {name}"),
     }
@@ -483,7 +497,7 @@ fn run_std(name: &str, inp: &Input) -> (Duration, u64) {
             inp.dups.iter().for_each(|&x| h[x as usize] += 1);
             checksum_usize(&h)
         }),
-        "remove_duplicates" => timed(|| {
+        "remove_duplicates" | "remove_duplicates_in_order" => timed(|| {
             let mut seen = HashSet::with_capacity(inp.dups.len());
             let out: Vec<u64> = inp
                 .dups
@@ -491,7 +505,11 @@ fn run_std(name: &str, inp: &Input) -> (Duration, u64) {
                 .copied()
                 .filter(|x| seen.insert(*x))
                 .collect();
-            checksum(&out)
+            if name == "remove_duplicates" {
+                set_checksum(&out)
+            } else {
+                checksum(&out)
+            }
         }),
         _ => panic!("unknown primitive {name}"),
     }
@@ -571,9 +589,9 @@ fn main() {
         })
         .collect();
     for name in prims {
-        // The reference result (rayon's remove_duplicates is unordered: no check there).
+        // The reference result (rayon's dedup is sorted: no check of the in-order one).
         let want = run_std(name, &inp).1;
-        let rw = if name == "remove_duplicates" {
+        let rw = if name == "remove_duplicates_in_order" {
             None
         } else {
             Some(want)

@@ -11,6 +11,12 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use splitsteal::{par, Current, ForkJoin, Policy, Serial, ThreadPool, ThreadPoolBuilder};
 
+/// `v`, sorted: the order-free view of an unordered result.
+fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+    v.sort();
+    v
+}
+
 /// Runs `b` on a fresh scoped thread for the first levels of recursion: a second,
 /// independent parallel context.
 #[derive(Clone, Copy)]
@@ -293,11 +299,13 @@ proptest! {
         let v: Vec<u64> = v.iter().map(|x| x % 700).collect();
         let mut seen = HashSet::new();
         let want: Vec<u64> = v.iter().copied().filter(|x| seen.insert(*x)).collect();
-        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &v))), want);
+        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates_in_order(c, &v))), want.clone());
+        prop_assert_eq!(sorted(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &v)))), sorted(want));
         let s: Vec<String> = v.iter().map(|x| format!("k{x}")).collect();
         let mut seen = HashSet::new();
         let want: Vec<String> = s.iter().filter(|x| seen.insert(*x)).cloned().collect();
-        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &s))), want);
+        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates_in_order(c, &s))), want.clone());
+        prop_assert_eq!(sorted(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &s)))), sorted(want));
     }
 }
 
@@ -338,6 +346,15 @@ fn millions() {
         let small: Vec<u64> = v.iter().map(|x| x % 1000).collect();
         let d = par::remove_duplicates(c, &small);
         assert_eq!(d.len(), 1000);
+        let d = par::remove_duplicates_in_order(c, &small);
+        let mut seen = HashSet::new();
+        assert!(
+            d == small
+                .iter()
+                .copied()
+                .filter(|x| seen.insert(*x))
+                .collect::<Vec<_>>()
+        );
     });
     // The other policies, on a tenth of the input (debug-mode sorts are slow).
     let v = &v[..n / 10];
@@ -539,4 +556,105 @@ proptest! {
         on(k, |c| with_ctx!(c, |c| par::integer_sort(c, &mut w)));
         prop_assert_eq!(w, s, "integer_sort, family {}", fam);
     }
+}
+
+/// Issue 16's input families (PBBS's generators' shapes): exponential (key sizes
+/// log-uniform, small keys repeat often: exptSeq), a small key range, almost sorted
+/// (`0..n` with `sqrt(n)` swaps: almostSortedSeq), all equal, reversed; sizes include 0
+/// and 1. Returns the keys and their range (every key is below it).
+fn family() -> impl Strategy<Value = (Vec<u64>, u64)> {
+    (size(), 0u8..5, any::<u64>(), 1u64..2000).prop_map(|(n, shape, seed, k)| {
+        let h = |i: u64| {
+            let mut z = seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z ^ (z >> 31)
+        };
+        let nn = (n as u64).max(1);
+        let v: Vec<u64> = match shape {
+            0 => {
+                let lg = 64 - nn.leading_zeros() as u64;
+                (0..n as u64)
+                    .map(|i| {
+                        let r = 1u64 << (h(2 * i) % lg);
+                        (r + h(2 * i + 1) % r) % nn
+                    })
+                    .collect()
+            }
+            1 => (0..n as u64).map(|i| h(i) % k).collect(),
+            2 => {
+                let mut v: Vec<u64> = (0..n as u64).collect();
+                for s in 0..(n as f64).sqrt() as u64 {
+                    v.swap((h(2 * s) % nn) as usize, (h(2 * s + 1) % nn) as usize);
+                }
+                v
+            }
+            3 => vec![seed % nn; n],
+            _ => (0..n as u64).rev().collect(),
+        };
+        let range = if shape == 1 { k } else { nn };
+        (v, range)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn families_remove_duplicates((v, _) in family(), k in ctxs()) {
+        let mut seen = HashSet::new();
+        let want: Vec<u64> = v.iter().copied().filter(|x| seen.insert(*x)).collect();
+        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::remove_duplicates_in_order(c, &v))), want.clone());
+        prop_assert_eq!(sorted(on(k, |c| with_ctx!(c, |c| par::remove_duplicates(c, &v)))), sorted(want));
+    }
+
+    #[test]
+    fn families_histogram((v, range) in family(), k in ctxs()) {
+        let buckets = range as usize;
+        let mut want = vec![0usize; buckets];
+        v.iter().for_each(|&x| want[x as usize] += 1);
+        prop_assert_eq!(on(k, |c| with_ctx!(c, |c| par::histogram(c, &v, buckets, |&x| x as usize))), want);
+    }
+}
+
+/// The large-input paths, once each on a 2-thread pool: histograms over more buckets than
+/// fit in cache (partitioned by bucket range), with exponential and small-range keys, and
+/// a dedup whose distinct-count estimate is too low (a sample that sees mostly one heavy
+/// value), so that its table fills and the build starts over, and one of distinct values
+/// (the sorting path).
+#[test]
+fn families_large() {
+    let n = 600_000usize;
+    let h = |i: u64| {
+        let mut z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z ^ (z >> 31)
+    };
+    let buckets = 1usize << 20;
+    let expt: Vec<u64> = (0..n as u64)
+        .map(|i| {
+            let r = 1u64 << (h(2 * i) % 21);
+            (r + h(2 * i + 1) % r) % buckets as u64
+        })
+        .collect();
+    let small: Vec<u64> = (0..n as u64).map(|i| h(i) % 1000).collect();
+    // 90% zeros, the rest distinct: 60_000 distinct values, of which a sample sees ~10%.
+    let heavy: Vec<u64> = (0..n as u64)
+        .map(|i| if i % 10 == 0 { i } else { 0 })
+        .collect();
+    pools()[0].install(|| {
+        let c = &mut Current;
+        for v in [&expt, &small] {
+            let mut want = vec![0usize; buckets];
+            v.iter().for_each(|&x| want[x as usize] += 1);
+            assert!(par::histogram(c, v, buckets, |&x| x as usize) == want);
+        }
+        // All distinct (reversed): the sample sees no repeats, so the sort path runs.
+        let distinct: Vec<u64> = (0..n as u64).rev().collect();
+        for v in [&expt, &small, &heavy, &distinct] {
+            let mut seen = HashSet::new();
+            let want: Vec<u64> = v.iter().copied().filter(|x| seen.insert(*x)).collect();
+            assert!(par::remove_duplicates_in_order(c, v) == want);
+            assert!(sorted(par::remove_duplicates(c, v)) == sorted(want));
+        }
+    });
 }

@@ -425,14 +425,31 @@ where
     super::histogram(&mut Current, v, buckets, key)
 }
 
-/// [`par::remove_duplicates`](super::remove_duplicates) on the current pool.
+/// [`par::remove_duplicates`](super::remove_duplicates) (unordered output) on the current
+/// pool.
 ///
 /// ```
-/// assert_eq!(splitsteal::par::current::remove_duplicates(&[2, 1, 2, 3, 1]), [2, 1, 3]);
+/// let mut d = splitsteal::par::current::remove_duplicates(&[2, 1, 2, 3, 1]);
+/// d.sort();
+/// assert_eq!(d, [1, 2, 3]);
 /// ```
 pub fn remove_duplicates<T>(v: &[T]) -> Vec<T>
 where
     T: Hash + Eq + Clone + Send + Sync,
 {
     super::remove_duplicates(&mut Current, v)
+}
+
+/// [`par::remove_duplicates_in_order`](super::remove_duplicates_in_order) (first
+/// occurrences in input order) on the current pool.
+///
+/// ```
+/// let d = splitsteal::par::current::remove_duplicates_in_order(&[2, 1, 2, 3, 1]);
+/// assert_eq!(d, [2, 1, 3]);
+/// ```
+pub fn remove_duplicates_in_order<T>(v: &[T]) -> Vec<T>
+where
+    T: Hash + Eq + Clone + Send + Sync,
+{
+    super::remove_duplicates_in_order(&mut Current, v)
 }

@@ -1,25 +1,42 @@
-//! `histogram` and `remove_duplicates`.
+//! `histogram`.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasher, Hash, Hasher};
-use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::basic::tabulate;
-use super::filter::pack_with;
-use super::radix::integer_sort_by_key;
 use super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
 use crate::ForkJoin;
 
 const SEQ_HIST: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 12 };
 
+/// Buckets whose counts fit in a core's L2 cache next to the streamed input (8-byte
+/// counts: 1 MiB). Up to this many, counting straight into one array is fast, and
+/// private per-block arrays are cheap to merge.
+const CACHE_BUCKETS: usize = if cfg!(any(test, miri)) { 256 } else { 1 << 17 };
+
+/// Buckets per range of the partitioned strategy: 256 KiB of counts, well inside L2.
+const RANGE_BUCKETS: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 15 };
+
 /// Counts the elements of `v` per bucket: `out[b]` is the number of `x` with
 /// `key(x) == b`, for `b < buckets` (rayon: a `fold` of local count vectors followed by a
 /// `reduce` that adds them).
 ///
-/// With few buckets relative to `v.len()`, each block of `v` counts into a private
-/// histogram and the histograms are added in parallel per bucket; with many (more than
-/// about `v.len() / (2 * threads)`), workers increment shared atomic counters instead.
+/// The strategy follows from the bucket count `B`, `n = v.len()` and the thread count
+/// `p` (ParlayLib's `histogram_by_index` chooses likewise):
+///
+/// - `B` up to 2^17 (the counts fit in L2): one thread counts straight into the output;
+///   several count into private arrays, one per block of about `n / 2p` elements, then
+///   add them per bucket in parallel. Only `2p` blocks (not the 16 per thread the other
+///   two-pass primitives use): each private array costs `B` to clear and to add, so with
+///   10^5 buckets and 10^7 keys 32 blocks spent more on their arrays than they saved,
+///   and 2 threads took 23 ms where 1 took 13. With fewer than `8B` keys per block the
+///   private arrays do not pay and the next rule applies.
+/// - more buckets (counts larger than L2, every increment a cache and TLB miss), when
+///   there are at least `B / 4` keys: the keys are partitioned by bucket range (2^15
+///   buckets each) with a two-pass counting scatter, and each range is then counted
+///   into its slice of the output, in cache, ranges in parallel. Skewed keys (PBBS
+///   exptSeq) cost no contention: no count is shared.
+/// - otherwise (few keys for many buckets, or more than 2^32 buckets) shared atomic
+///   counters, which only touch the buckets that occur.
 ///
 /// # Panics
 ///
@@ -40,32 +57,40 @@ where
 {
     let n = v.len();
     let p = ctx.num_threads();
+    let checked = |x: &T| {
+        let k = key(x);
+        assert!(k < buckets, "histogram: key {k} out of range 0..{buckets}");
+        k
+    };
     let count_into = |h: &mut [usize], s: &[T]| {
         for x in s {
-            let k = key(x);
-            match h.get_mut(k) {
-                Some(c) => *c += 1,
-                None => panic!("histogram: key {k} out of range 0..{buckets}"),
-            }
+            h[checked(x)] += 1;
         }
     };
-    if p <= 1 || n <= SEQ_HIST {
+    if buckets <= CACHE_BUCKETS {
+        let nb = (2 * p).min(n / (8 * buckets.max(1)));
+        if p <= 1 || n <= SEQ_HIST || nb < p {
+            if p <= 1 || n <= SEQ_HIST {
+                let mut h = vec![0usize; buckets];
+                count_into(&mut h, v);
+                return h;
+            }
+        } else {
+            let blocks = Blocks::new(n, n.div_ceil(nb), Align::NONE);
+            let locals: Vec<Vec<usize>> = map_blocks(ctx, blocks.count(), &|b| {
+                let mut h = vec![0usize; buckets];
+                count_into(&mut h, &v[blocks.range(b)]);
+                h
+            });
+            return tabulate(ctx, buckets, |j| locals.iter().map(|h| h[j]).sum());
+        }
+    } else if n >= buckets / 4 && buckets <= 1 << 32 {
+        return by_ranges(ctx, v, buckets, &checked);
+    }
+    if p <= 1 {
         let mut h = vec![0usize; buckets];
         count_into(&mut h, v);
         return h;
-    }
-    // Private histograms while their total size stays below about half the input.
-    let blocks_by_size = Blocks::new(n, block_target(n, p, SEQ_HIST), Align::NONE).count();
-    let affordable = n / (2 * buckets.max(1));
-    let nb = blocks_by_size.min(affordable);
-    if nb >= p {
-        let blocks = Blocks::new(n, n.div_ceil(nb), Align::NONE);
-        let locals: Vec<Vec<usize>> = map_blocks(ctx, blocks.count(), &|b| {
-            let mut h = vec![0usize; buckets];
-            count_into(&mut h, &v[blocks.range(b)]);
-            h
-        });
-        return tabulate(ctx, buckets, |j| locals.iter().map(|h| h[j]).sum());
     }
     let counts: Vec<AtomicUsize> = tabulate(ctx, buckets, |_| AtomicUsize::new(0));
     run(
@@ -76,9 +101,8 @@ where
         Align::NONE,
         &|_, s: &[T]| {
             for x in s {
-                let k = key(x);
-                assert!(k < buckets, "histogram: key {k} out of range 0..{buckets}");
-                counts[k].fetch_add(1, Ordering::Relaxed);
+                // Relaxed: a pure counter; the counts are read after the join.
+                counts[checked(x)].fetch_add(1, Ordering::Relaxed);
             }
         },
         &|(), ()| (),
@@ -86,141 +110,98 @@ where
     counts.into_iter().map(AtomicUsize::into_inner).collect()
 }
 
-/// The distinct elements of `v` in order of first occurrence, cloned (std: a `HashSet`
-/// filter; rayon: `v.par_iter().cloned().collect::<HashSet<_>>()`, unordered).
-///
-/// The elements are hashed in parallel (with a fast, fixed-seed, non-DoS-resistant hash),
-/// `(hash, index)` pairs are radix-sorted on 32 bits of the hash (stable, so indices stay
-/// increasing within equal hashes), each run of equal hash bits keeps the elements not
-/// equal to an earlier kept element of the run, and the kept indices are packed. Runs are
-/// processed in parallel; a single run (all elements equal) is processed sequentially.
-///
-/// ```
-/// use splitsteal::{par, Serial};
-///
-/// let v = ["b", "a", "b", "c", "a"];
-/// assert_eq!(par::remove_duplicates(&mut Serial, &v), ["b", "a", "c"]);
-/// ```
-pub fn remove_duplicates<C, T>(ctx: &mut C, v: &[T]) -> Vec<T>
+/// A raw pointer that may cross threads: the scatter's output, written at disjoint
+/// positions by different blocks.
+#[derive(Clone, Copy)]
+struct SendPtr(*mut u32);
+// SAFETY: only used to write disjoint elements of one allocation from several threads
+// (see `by_ranges`); the pointee type `u32` is `Send`.
+unsafe impl Send for SendPtr {}
+// SAFETY: as above; shared access only copies the pointer.
+unsafe impl Sync for SendPtr {}
+
+impl SendPtr {
+    /// The pointer to element `i` (a method, so closures capture the whole `SendPtr`).
+    fn at(self, i: usize) -> *mut u32 {
+        self.0.wrapping_add(i)
+    }
+}
+
+/// The partitioned strategy of [`histogram`] (`buckets` <= 2^32): scatter the keys by
+/// range of `RANGE_BUCKETS` buckets, then count each range in cache.
+fn by_ranges<C, T, K>(ctx: &mut C, v: &[T], buckets: usize, key: &K) -> Vec<usize>
 where
     C: ForkJoin,
-    T: Hash + Eq + Clone + Send + Sync,
+    T: Sync,
+    K: Fn(&T) -> usize + Sync,
 {
     let n = v.len();
-    // One thread takes the sorting path too: it beats a hash set (random accesses into a
-    // table larger than the caches) by about 4x at 10^7 elements.
-    if n <= SEQ_HIST {
-        let mut seen = HashSet::with_capacity_and_hasher(n, FastState);
-        return v.iter().filter(|x| seen.insert(*x)).cloned().collect();
-    }
-    let mut pairs: Vec<(u64, usize)> = tabulate(ctx, n, |i| (FastState.hash_one(&v[i]), i));
-    integer_sort_by_key(ctx, &mut pairs, 32, |p| p.0 >> 32);
-    let keep: Vec<AtomicBool> = tabulate(ctx, n, |_| AtomicBool::new(false));
-    let pairs = &pairs[..];
-    let bits = |i: usize| pairs[i].0 >> 32;
-    run(
-        ctx,
-        0..n,
-        0,
-        Grain::Auto,
-        Align::NONE,
-        &|_, r: Range<usize>| {
-            // Handle the runs that start in `r` (to their end, which may lie beyond it).
-            let mut i = r.start;
-            while i < r.end && i > 0 && bits(i) == bits(i - 1) {
-                i += 1;
-            }
-            let mut kept: Vec<usize> = Vec::new();
-            while i < r.end {
-                let b = bits(i);
-                kept.clear();
-                while i < n && bits(i) == b {
-                    let (h, idx) = pairs[i];
-                    if !kept
-                        .iter()
-                        .any(|&k| pairs[k].0 == h && v[pairs[k].1] == v[idx])
-                    {
-                        kept.push(i);
-                        keep[idx].store(true, Ordering::Relaxed);
-                    }
-                    i += 1;
-                }
-            }
-        },
-        &|(), ()| (),
-    );
-    pack_with(ctx, n, &|i| keep[i].load(Ordering::Relaxed), &|i| {
-        v[i].clone()
-    })
-}
-
-/// A fixed-seed multiply-rotate hasher (FxHash-like) with a murmur3 finalizer, so all 64
-/// bits of the result are mixed. Fast, deterministic, not resistant to adversarial input.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct FastState;
-
-impl BuildHasher for FastState {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(0)
-    }
-}
-
-pub(crate) struct FastHasher(u64);
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FastHasher {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for FastHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().unwrap()));
+    let p = ctx.num_threads();
+    let ranges = buckets.div_ceil(RANGE_BUCKETS);
+    let range_of = |k: usize| k / RANGE_BUCKETS;
+    let blocks = Blocks::new(n, block_target(n, p, SEQ_HIST), Align::NONE);
+    let nb = blocks.count();
+    // Pass 1: per block, the number of keys in each range.
+    let counts: Vec<Vec<usize>> = map_blocks(ctx, nb, &|b| {
+        let mut c = vec![0usize; ranges];
+        for x in &v[blocks.range(b)] {
+            c[range_of(key(x))] += 1;
         }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+        c
+    });
+    // Column-major scan: range r's keys of block b go after those of every lower range
+    // and of the lower blocks in range r.
+    let mut offsets = vec![vec![0usize; ranges]; nb];
+    let mut bounds = Vec::with_capacity(ranges + 1);
+    let mut acc = 0usize;
+    for r in 0..ranges {
+        bounds.push(acc);
+        for b in 0..nb {
+            offsets[b][r] = acc;
+            acc += counts[b][r];
         }
     }
-    #[inline]
-    fn write_u8(&mut self, x: u8) {
-        self.add(x as u64)
-    }
-    #[inline]
-    fn write_u16(&mut self, x: u16) {
-        self.add(x as u64)
-    }
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.add(x as u64)
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.add(x)
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.add(x as u64)
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // murmur3's fmix64.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
+    bounds.push(acc);
+    debug_assert_eq!(acc, n);
+    let mut keys: Vec<u32> = Vec::with_capacity(n);
+    super::split::advise_huge_pages(&mut keys);
+    let dst = SendPtr(keys.as_mut_ptr());
+    // Pass 2: scatter. `key` is called again (as the radix sort does) rather than its
+    // results stored: it is cheap, and a stored copy would cost a pass of its own.
+    map_blocks(ctx, nb, &|b| {
+        let mut next = offsets[b].clone();
+        for x in &v[blocks.range(b)] {
+            let k = key(x);
+            let r = range_of(k);
+            // SAFETY: `next[r]` runs over `offsets[b][r]..offsets[b][r] + counts[b][r]`,
+            // this block's own part of range r (the scan gives every (block, range) pair
+            // a disjoint slot interval inside `0..n`), so no two writes alias and all are
+            // in bounds of the capacity `n`. `key` is the same pure function as in pass
+            // 1 (a key that changed would overrun: hence the check below).
+            assert!(
+                next[r] < offsets[b][r] + counts[b][r],
+                "histogram: key changed between passes"
+            );
+            unsafe { dst.at(next[r]).write(k as u32) };
+            next[r] += 1;
+        }
+    });
+    // SAFETY: every block wrote exactly its counts (pass 1's, checked above), and the
+    // (block, range) intervals cover `0..n`; `u32` needs no drop.
+    unsafe { keys.set_len(n) };
+    let keys = &keys[..];
+    let mut out: Vec<usize> = tabulate(ctx, buckets, |_| 0usize);
+    let out_bounds: Vec<usize> = (0..=ranges)
+        .map(|r| (r * RANGE_BUCKETS).min(buckets))
+        .collect();
+    // Pass 3: each range counts into its own slice of the output.
+    super::split::run_segments(ctx, &mut out[..], &out_bounds, 1, &|r, h: &mut [usize]| {
+        let base = r * RANGE_BUCKETS;
+        for &k in &keys[bounds[r]..bounds[r + 1]] {
+            h[k as usize - base] += 1;
+        }
+    });
+    out
 }
 
 #[cfg(test)]
@@ -259,40 +240,5 @@ mod tests {
         let v = vec![1usize; 1000];
         let r = std::panic::catch_unwind(|| histogram(&mut Threads::new(), &v, 1, |&x| x));
         assert!(r.is_err());
-    }
-
-    #[test]
-    fn remove_duplicates_keeps_first_occurrences_in_order() {
-        let mut rng = Rng(19);
-        for n in sizes() {
-            for modulo in [1u64, 2, 50, 1 << 20] {
-                let v: Vec<String> = rng.vec(n, modulo).iter().map(|x| x.to_string()).collect();
-                let mut seen = HashSet::new();
-                let want: Vec<String> = v.iter().filter(|x| seen.insert(*x)).cloned().collect();
-                assert_eq!(remove_duplicates(&mut Threads::new(), &v), want);
-                assert_eq!(remove_duplicates(&mut SplitSerial { morsel: 64 }, &v), want);
-            }
-        }
-    }
-
-    /// Values that all hash alike still dedup correctly (runs with several values).
-    #[test]
-    fn remove_duplicates_with_colliding_hashes() {
-        #[derive(Clone, PartialEq, Eq, Debug)]
-        struct Collide(u32);
-        impl Hash for Collide {
-            fn hash<H: Hasher>(&self, h: &mut H) {
-                h.write_u32(self.0 % 3)
-            }
-        }
-        let n = if cfg!(miri) { 100 } else { 3000 };
-        let v: Vec<Collide> = (0..n).map(|i| Collide((i * 7919) % 40)).collect();
-        let mut want: Vec<Collide> = Vec::new();
-        for x in &v {
-            if !want.contains(x) {
-                want.push(x.clone());
-            }
-        }
-        assert_eq!(remove_duplicates(&mut Threads::new(), &v), want);
     }
 }

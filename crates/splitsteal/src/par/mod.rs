@@ -31,7 +31,8 @@
 //! | [`sort_unstable`], [`sort_unstable_by`], [`sort_unstable_by_key`] | the same, unstable leaf sorts | `par_sort_unstable*` |
 //! | [`integer_sort`], [`integer_sort_by_key`] | **stable** radix sort: parallel MSD, then per bucket 16-bit LSD + insertion | `par_sort_by_key` |
 //! | [`histogram`] | private per-block counts, or shared atomic counts | `fold` + `reduce` |
-//! | [`remove_duplicates`] | hash, radix-sort on hash bits, keep first of each value | `collect::<HashSet<_>>()` |
+//! | [`remove_duplicates`] | concurrent open-addressing table of indices (CAS inserts) sized by a sampled distinct count, or a radix sort of hashes when nearly all are distinct; **unordered** | `collect::<HashSet<_>>()` |
+//! | [`remove_duplicates_in_order`] | the same table keeping each value's smallest index, bitmap, pack; first occurrences in input order | none (itertools `unique`) |
 //!
 //! # How work is cut
 //!
@@ -73,6 +74,7 @@
 
 mod basic;
 pub mod current;
+mod dedup;
 mod filter;
 mod hist;
 mod radix;
@@ -86,8 +88,9 @@ pub use basic::{
     blocks_mut, for_each_mut, map, map_reduce, map_reduce_range, par_for, par_for_grain,
     par_for_ranges, reduce, sum, tabulate,
 };
+pub use dedup::{remove_duplicates, remove_duplicates_in_order};
 pub use filter::{dedup, filter, pack, pack_index};
-pub use hist::{histogram, remove_duplicates};
+pub use hist::histogram;
 pub use radix::{integer_sort, integer_sort_by_key, RadixKey};
 pub use scan::{scan, scan_inclusive, scan_inclusive_inplace, scan_inplace};
 pub use sort::{sort, sort_by, sort_by_key, sort_unstable, sort_unstable_by, sort_unstable_by_key};
