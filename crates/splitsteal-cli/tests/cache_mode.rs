@@ -5,21 +5,7 @@ use std::process::Command;
 
 #[allow(dead_code)] // Each test file uses part of the shared helpers.
 mod common;
-use common::scratch;
-
-fn splitsteal(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_splitsteal"))
-        .args(args)
-        .env_remove("SPLITSTEAL_NUM_THREADS")
-        .env_remove("SPLITSTEAL_POLICY")
-        .output()
-        .expect("run the splitsteal binary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{scratch, splitsteal};
 
 fn valgrind_found() -> bool {
     Command::new("valgrind")

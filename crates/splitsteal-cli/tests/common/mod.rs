@@ -31,3 +31,19 @@ pub fn output_with_closed_stdout(cmd: &mut Command) -> Output {
         .wait_with_output()
         .expect("wait for the splitsteal binary")
 }
+
+/// Runs the `splitsteal` binary with `args`, outside any pool settings of the caller's
+/// environment: (exit code, stdout, stderr).
+pub fn splitsteal(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_splitsteal"))
+        .args(args)
+        .env_remove("SPLITSTEAL_NUM_THREADS")
+        .env_remove("SPLITSTEAL_POLICY")
+        .output()
+        .expect("run the splitsteal binary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
