@@ -3,7 +3,6 @@
 //! malformed files are exit 2 naming the path (and line).
 
 use std::path::Path;
-use std::process::Command;
 
 #[allow(dead_code)] // Each test file uses part of the shared helpers.
 mod common;

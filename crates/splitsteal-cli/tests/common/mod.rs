@@ -34,6 +34,7 @@ pub fn output_with_closed_stdout(cmd: &mut Command) -> Output {
 
 /// Runs the `splitsteal` binary with `args`, outside any pool settings of the caller's
 /// environment: (exit code, stdout, stderr).
+#[allow(dead_code)] // Not every test file runs the binary this way.
 pub fn splitsteal(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_splitsteal"))
         .args(args)
