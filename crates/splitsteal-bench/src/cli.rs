@@ -584,24 +584,37 @@ fn env(args: &BenchArgs) -> Env {
 fn run_info(env: &Env, selected: &[Mode]) -> RunInfo {
     let mode_names: Vec<&str> = selected.iter().map(|m| m.name()).collect();
     let schedulers: Vec<&str> = env.kinds.iter().map(|k| k.name()).collect();
+    let mut settings = vec![
+        format!(
+            "modes: {}; size: {}; warm-up {} + reps {} per cell (latency: {} runs); seed {:#x}",
+            mode_names.join(", "),
+            env.size,
+            env.warmup,
+            env.reps_or(1, modes::suite::REPS.1, modes::suite::REPS.2),
+            env.reps_or(1, 100, 100),
+            env.seed
+        ),
+        format!("schedulers: {}", schedulers.join(", ")),
+    ];
+    // The pbbs mode runs its own selection and repetitions (its 10^6..10^7 inputs take
+    // seconds per cell): say so, or its cells would read as the line above's.
+    if selected.contains(&Mode::Pbbs) {
+        let kinds: Vec<&str> = modes::pbbs::kinds(env).iter().map(|k| k.name()).collect();
+        let (test, quick, full) = modes::pbbs::REPS;
+        settings.push(format!(
+            "pbbs: schedulers {}; warm-up {} + reps {} per cell",
+            kinds.join(", "),
+            env.warmup,
+            env.reps_or(test, quick, full)
+        ));
+    }
+    settings.push(format!("splitsteal pools: {}", env.pool_options.describe()));
     RunInfo {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         date: html::utc_now(),
         machine: html::machine(),
         revision: html::revision(),
-        settings: vec![
-            format!(
-                "modes: {}; size: {}; warm-up {} + reps {} per cell (latency: {} runs); seed {:#x}",
-                mode_names.join(", "),
-                env.size,
-                env.warmup,
-                env.reps_or(1, modes::suite::REPS.1, modes::suite::REPS.2),
-                env.reps_or(1, 100, 100),
-                env.seed
-            ),
-            format!("schedulers: {}", schedulers.join(", ")),
-            format!("splitsteal pools: {}", env.pool_options.describe()),
-        ],
+        settings,
         timing: Vec::new(),
         partial: None,
     }

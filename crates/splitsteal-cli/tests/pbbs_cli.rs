@@ -82,6 +82,12 @@ fn gen_pbbs_writes_the_standard_inputs_and_the_pbbs_dir_run_verifies_them() {
         );
     }
     assert!(stdout.contains("rayon ÷ best@2"), "{stdout}");
+    // The report's facts say what the pbbs mode ran, not the suite's defaults.
+    let tables = std::fs::read_to_string(report.join("tables.md")).unwrap();
+    assert!(
+        tables.contains("pbbs: schedulers serial, lcws-signal, rayon; warm-up 0 + reps 1 per cell"),
+        "{tables}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&report);
 }
