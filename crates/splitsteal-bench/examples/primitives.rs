@@ -8,8 +8,8 @@
 //! Columns: `std` (sequential), `rayon` (rayon's own operation in a rayon pool),
 //! `par@rayon` (the generic `splitsteal::par` code on a `ForkJoin` whose join is
 //! `rayon::join`), and `par@<policy>` (the same code on a splitsteal pool). Times are the
-//! best of `--reps` runs after one warm-up, in milliseconds; every run's result is checked
-//! against std's.
+//! median of `--reps` runs after one warm-up, in milliseconds, with the runs of all cells
+//! interleaved; every run's result is checked against std's.
 //!
 //! `--input` picks the input family (PBBS's generators, `splitsteal_bench::pbbs_io::generate`):
 //! `random` (uniform 64-bit values, uniform 24-bit sort keys, keys uniform in `0..n` for
@@ -31,7 +31,7 @@ struct Args {
     /// Input size.
     #[arg(long, default_value_t = 10_000_000)]
     n: usize,
-    /// Timed runs per cell (the best is reported).
+    /// Timed runs per cell (the median is reported).
     #[arg(long, default_value_t = 5)]
     reps: usize,
     /// Thread counts.
@@ -549,7 +549,7 @@ fn main() {
     }
 
     println!(
-        "# primitives, n = {n}, input {:?}, best of {} runs (ms)\n",
+        "# primitives, n = {n}, input {:?}, median of {} runs (ms)\n",
         args.input, args.reps
     );
     let mut cols = vec!["std".to_string()];
@@ -624,7 +624,7 @@ fn main() {
         }
         let cells: Vec<String> = cells
             .iter()
-            .map(|c| format!("{:.1}", c.best_ms()))
+            .map(|c| format!("{:.1}", c.median_ms()))
             .collect();
         println!("| {name} | {} |", cells.join(" | "));
     }
@@ -632,11 +632,11 @@ fn main() {
 
 type Runner<'a> = Box<dyn FnMut() -> (Duration, u64) + 'a>;
 
-/// One table cell: a runner, its expected checksum and its best time so far.
+/// One table cell: a runner, its expected checksum and its timed runs so far.
 struct Cell<'a> {
     want: Option<u64>,
     f: Runner<'a>,
-    best: Duration,
+    times: Vec<Duration>,
 }
 
 impl<'a> Cell<'a> {
@@ -644,7 +644,7 @@ impl<'a> Cell<'a> {
         Cell {
             want,
             f,
-            best: Duration::MAX,
+            times: Vec::new(),
         }
     }
     fn run(&mut self, timed: bool, name: &str) {
@@ -653,17 +653,21 @@ impl<'a> Cell<'a> {
             assert_eq!(c, w, "{name}: wrong result");
         }
         if timed {
-            self.best = self.best.min(t);
+            self.times.push(t);
         }
     }
-    fn best_ms(&self) -> f64 {
-        self.best.as_secs_f64() * 1e3
+    /// The median timed run (the lower middle one for an even count).
+    fn median_ms(&self) -> f64 {
+        let mut t = self.times.clone();
+        t.sort_unstable();
+        t.get(t.len().saturating_sub(1) / 2)
+            .map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
     }
 }
 
 fn morsel_sweep(args: &Args, inp: &Input, prims: &[&str], policies: &[Policy]) {
     println!(
-        "# morsel sweep, n = {}, best of {} runs (ms)\n",
+        "# morsel sweep, n = {}, median of {} runs (ms)\n",
         inp.n, args.reps
     );
     for &t in &args.threads {
@@ -704,7 +708,7 @@ fn morsel_sweep(args: &Args, inp: &Input, prims: &[&str], policies: &[Policy]) {
                 }
                 let cells: Vec<String> = cells
                     .iter()
-                    .map(|c| format!("{:.2}", c.best_ms()))
+                    .map(|c| format!("{:.2}", c.median_ms()))
                     .collect();
                 println!("| {name} | {} |", cells.join(" | "));
             }
