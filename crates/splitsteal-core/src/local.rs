@@ -46,9 +46,10 @@ pub(crate) enum LocalDeque {
 
 /// A base deque under `hybrid`, and hybrid's state for its worker.
 ///
-/// `repr(C)`: the deque first, so it sits at the same offset in the enum as in the plain
-/// variant of its kind, and the plain and mailing paths of a `join` share one deque
-/// address (no second pointer to carry through the hot path).
+/// `repr(C)`: the deque first, so that rustc puts it at the same offset in the enum as in
+/// the plain variant of its kind (what rustc does, not a language guarantee: only the
+/// generated code depends on it). The plain and mailing paths of a `join` can then share
+/// one deque address instead of carrying a second pointer through the hot path.
 #[repr(C)]
 pub(crate) struct Mailed<D> {
     deque: UnsafeCell<D>,
