@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use crate::job::{JobHeader, JobRef, StackJob};
 use crate::latch::JoinLatch;
-use crate::local::LocalDeque;
 use crate::mailbox::{Proxy, WorkerRange, IN_DEQUE, IN_MAILBOX};
 use crate::plan::Mailing;
 use crate::stats::{count_rmw, seq_cst_fence, Side};
@@ -93,27 +92,21 @@ impl Hybrid {
     }
 }
 
-/// A hybrid worker's own state: its base deque, the range of the task it runs, and
-/// where its next mailed spawn goes. Lives in the worker's `LocalDeque::Mailing`.
+/// A hybrid worker's own state: the range of the task it runs, and where its next mailed
+/// spawn goes. Lives beside the worker's base deque, in its `LocalDeque::Mailing*`
+/// variant (inline: a fork reads `range` at a fixed offset from the worker).
 pub(crate) struct HybridLocal {
-    base: LocalDeque,
     range: Cell<WorkerRange>,
     spawn_rr: Cell<u32>,
 }
 
 impl HybridLocal {
-    /// Worker `index`'s state around its base deque.
-    pub(crate) fn new(base: LocalDeque, index: usize) -> HybridLocal {
+    /// Worker `index`'s state, running its own work.
+    pub(crate) fn new(index: usize) -> HybridLocal {
         HybridLocal {
-            base,
             range: Cell::new(WorkerRange::one(index)),
             spawn_rr: Cell::new(0),
         }
-    }
-
-    /// The deque forks are pushed on.
-    pub(crate) fn base(&self) -> &LocalDeque {
-        &self.base
     }
 
     /// The next round-robin offset in `0..count` for a mailed spawn.

@@ -21,6 +21,10 @@ use crate::worker::WorkerThread;
 ///
 /// Each deque sits in an `UnsafeCell`: only its worker's thread reaches it (through
 /// [`Owned`]), one short `&mut` borrow at a time that never spans user code.
+///
+/// Under `hybrid` the base deque is one of the `Mailing*` variants: inline, like the
+/// plain ones, so one dispatch on the kind gives both the typed deque and whether forks
+/// are mailed, and the deque's address is the same as in the plain variant of its kind.
 pub(crate) enum LocalDeque {
     /// A split deque whose thieves send signals, answered by the handler. (First: the
     /// default policy's `join` tests for it with one compare against zero.)
@@ -30,8 +34,26 @@ pub(crate) enum LocalDeque {
     Locked(UnsafeCell<Locked<JobRef>>),
     Abp(UnsafeCell<Abp<JobRef>>),
     ChaseLev(UnsafeCell<ChaseLev<JobRef>>),
-    /// `hybrid`: a base deque whose forks are mailed as well, with the worker's range.
-    Mailing(Box<HybridLocal>),
+    /// `hybrid` on each base deque: the base deque, whose forks are mailed as well, and
+    /// hybrid's worker state. (Not `SplitSignalled` or `SplitPolled`: `join`'s LCWS fast
+    /// paths, which test for those, must not skip the mailing.)
+    MailingSplitSignalled(Mailed<Split<JobRef>>),
+    MailingSplitPolled(Mailed<Split<JobRef>>),
+    MailingLocked(Mailed<Locked<JobRef>>),
+    MailingAbp(Mailed<Abp<JobRef>>),
+    MailingChaseLev(Mailed<ChaseLev<JobRef>>),
+}
+
+/// A base deque under `hybrid`, and hybrid's state for its worker.
+///
+/// `repr(C)`: the deque first, so that rustc puts it at the same offset in the enum as in
+/// the plain variant of its kind (what rustc does, not a language guarantee: only the
+/// generated code depends on it). The plain and mailing paths of a `join` can then share
+/// one deque address instead of carrying a second pointer through the hot path.
+#[repr(C)]
+pub(crate) struct Mailed<D> {
+    deque: UnsafeCell<D>,
+    hybrid: HybridLocal,
 }
 
 /// The owner's handle on its deque `D`; `POLLS` when it also answers poll requests at
@@ -52,14 +74,19 @@ impl<D, const POLLS: bool> Clone for Owned<'_, D, POLLS> {
 
 impl<D, const POLLS: bool> Copy for Owned<'_, D, POLLS> {}
 
-/// Whichever deque the worker owns, as a typed handle.
+/// Whichever deque the worker owns, as a typed handle (with hybrid's state under
+/// `hybrid`).
 pub(crate) enum AnyOwned<'w> {
     SplitSignalled(Owned<'w, Split<JobRef>, false>),
     SplitPolled(Owned<'w, Split<JobRef>, true>),
     ChaseLev(Owned<'w, ChaseLev<JobRef>, false>),
     Abp(Owned<'w, Abp<JobRef>, false>),
     Locked(Owned<'w, Locked<JobRef>, false>),
-    Mailing(&'w WorkerThread, &'w HybridLocal),
+    MailingSplitSignalled(Owned<'w, Split<JobRef>, false>, &'w HybridLocal),
+    MailingSplitPolled(Owned<'w, Split<JobRef>, true>, &'w HybridLocal),
+    MailingChaseLev(Owned<'w, ChaseLev<JobRef>, false>, &'w HybridLocal),
+    MailingAbp(Owned<'w, Abp<JobRef>, false>, &'w HybridLocal),
+    MailingLocked(Owned<'w, Locked<JobRef>, false>, &'w HybridLocal),
 }
 
 /// The owner's pop, split into the part inlined into `join` and the rest.
@@ -156,24 +183,22 @@ impl<'w> AnyOwned<'w> {
     /// Pushes `job` on whichever deque this is; `false` if it is full.
     pub(crate) fn push(&self, job: JobRef) -> bool {
         match self {
-            AnyOwned::SplitSignalled(d) => d.push(job),
-            AnyOwned::SplitPolled(d) => d.push(job),
-            AnyOwned::ChaseLev(d) => d.push(job),
-            AnyOwned::Abp(d) => d.push(job),
-            AnyOwned::Locked(d) => d.push(job),
-            AnyOwned::Mailing(w, h) => h.base().owned(w).push(job),
+            AnyOwned::SplitSignalled(d) | AnyOwned::MailingSplitSignalled(d, _) => d.push(job),
+            AnyOwned::SplitPolled(d) | AnyOwned::MailingSplitPolled(d, _) => d.push(job),
+            AnyOwned::ChaseLev(d) | AnyOwned::MailingChaseLev(d, _) => d.push(job),
+            AnyOwned::Abp(d) | AnyOwned::MailingAbp(d, _) => d.push(job),
+            AnyOwned::Locked(d) | AnyOwned::MailingLocked(d, _) => d.push(job),
         }
     }
 
     /// Pops the newest local job from whichever deque this is.
     pub(crate) fn take(&self) -> Option<JobRef> {
         match self {
-            AnyOwned::SplitSignalled(d) => d.take(),
-            AnyOwned::SplitPolled(d) => d.take(),
-            AnyOwned::ChaseLev(d) => d.take(),
-            AnyOwned::Abp(d) => d.take(),
-            AnyOwned::Locked(d) => d.take(),
-            AnyOwned::Mailing(w, h) => h.base().owned(w).take(),
+            AnyOwned::SplitSignalled(d) | AnyOwned::MailingSplitSignalled(d, _) => d.take(),
+            AnyOwned::SplitPolled(d) | AnyOwned::MailingSplitPolled(d, _) => d.take(),
+            AnyOwned::ChaseLev(d) | AnyOwned::MailingChaseLev(d, _) => d.take(),
+            AnyOwned::Abp(d) | AnyOwned::MailingAbp(d, _) => d.take(),
+            AnyOwned::Locked(d) | AnyOwned::MailingLocked(d, _) => d.take(),
         }
     }
 }
@@ -181,40 +206,67 @@ impl<'w> AnyOwned<'w> {
 impl LocalDeque {
     /// The two ends of a new deque for `plan`; `index` is the worker's.
     pub(crate) fn new(plan: &Plan, capacity: usize, index: usize) -> (LocalDeque, RemoteDeque) {
-        fn pair<D: Owner<JobRef>>(capacity: usize) -> (UnsafeCell<D>, D::Stealer) {
+        // Under `hybrid`, hybrid's state for worker `index`.
+        let mail = plan.mail.map(|_| HybridLocal::new(index));
+        /// The deque of kind `D`, as `plain` or (under `hybrid`) `mailing` says, and its
+        /// thieves' end.
+        fn pair<D: Owner<JobRef>>(
+            capacity: usize,
+            mail: Option<HybridLocal>,
+            plain: fn(UnsafeCell<D>) -> LocalDeque,
+            mailing: fn(Mailed<D>) -> LocalDeque,
+        ) -> (LocalDeque, D::Stealer) {
             let d = D::with_capacity(capacity);
             let s = d.stealer();
-            (UnsafeCell::new(d), s)
+            let deque = UnsafeCell::new(d);
+            let local = match mail {
+                None => plain(deque),
+                Some(hybrid) => mailing(Mailed { deque, hybrid }),
+            };
+            (local, s)
         }
-        let (local, remote) = match (plan.deque, plan.asking) {
+        match (plan.deque, plan.asking) {
             (DequeKind::Locked, _) => {
-                let (d, s) = pair(capacity);
-                (LocalDeque::Locked(d), RemoteDeque::Locked(s))
+                let (d, s) = pair(
+                    capacity,
+                    mail,
+                    LocalDeque::Locked,
+                    LocalDeque::MailingLocked,
+                );
+                (d, RemoteDeque::Locked(s))
             }
             (DequeKind::Abp, _) => {
-                let (d, s) = pair(capacity);
-                (LocalDeque::Abp(d), RemoteDeque::Abp(s))
+                let (d, s) = pair(capacity, mail, LocalDeque::Abp, LocalDeque::MailingAbp);
+                (d, RemoteDeque::Abp(s))
             }
             (DequeKind::ChaseLev, _) => {
-                let (d, s) = pair(capacity);
-                (LocalDeque::ChaseLev(d), RemoteDeque::ChaseLev(s))
+                let (d, s) = pair(
+                    capacity,
+                    mail,
+                    LocalDeque::ChaseLev,
+                    LocalDeque::MailingChaseLev,
+                );
+                (d, RemoteDeque::ChaseLev(s))
             }
             (DequeKind::Split, Asking::Signal { .. }) => {
-                let (d, s) = pair(capacity);
-                (LocalDeque::SplitSignalled(d), RemoteDeque::Split(s))
+                let (d, s) = pair(
+                    capacity,
+                    mail,
+                    LocalDeque::SplitSignalled,
+                    LocalDeque::MailingSplitSignalled,
+                );
+                (d, RemoteDeque::Split(s))
             }
             // A split deque nobody signals answers at its pushes and pops.
             (DequeKind::Split, Asking::Poll | Asking::Never) => {
-                let (d, s) = pair(capacity);
-                (LocalDeque::SplitPolled(d), RemoteDeque::Split(s))
+                let (d, s) = pair(
+                    capacity,
+                    mail,
+                    LocalDeque::SplitPolled,
+                    LocalDeque::MailingSplitPolled,
+                );
+                (d, RemoteDeque::Split(s))
             }
-        };
-        match plan.mail {
-            Some(_) => (
-                LocalDeque::Mailing(Box::new(HybridLocal::new(local, index))),
-                remote,
-            ),
-            None => (local, remote),
         }
     }
 
@@ -227,12 +279,27 @@ impl LocalDeque {
             LocalDeque::ChaseLev(deque) => AnyOwned::ChaseLev(Owned { worker, deque }),
             LocalDeque::Abp(deque) => AnyOwned::Abp(Owned { worker, deque }),
             LocalDeque::Locked(deque) => AnyOwned::Locked(Owned { worker, deque }),
-            LocalDeque::Mailing(h) => AnyOwned::Mailing(worker, h),
+            LocalDeque::MailingSplitSignalled(Mailed { deque, hybrid }) => {
+                AnyOwned::MailingSplitSignalled(Owned { worker, deque }, hybrid)
+            }
+            LocalDeque::MailingSplitPolled(Mailed { deque, hybrid }) => {
+                AnyOwned::MailingSplitPolled(Owned { worker, deque }, hybrid)
+            }
+            LocalDeque::MailingChaseLev(Mailed { deque, hybrid }) => {
+                AnyOwned::MailingChaseLev(Owned { worker, deque }, hybrid)
+            }
+            LocalDeque::MailingAbp(Mailed { deque, hybrid }) => {
+                AnyOwned::MailingAbp(Owned { worker, deque }, hybrid)
+            }
+            LocalDeque::MailingLocked(Mailed { deque, hybrid }) => {
+                AnyOwned::MailingLocked(Owned { worker, deque }, hybrid)
+            }
         }
     }
 
     /// The typed handle if this is a signalled split deque (`join`'s first test: one
-    /// compare, where `owned`'s full dispatch could become a jump table).
+    /// compare, where `owned`'s full dispatch could become a jump table). Not under
+    /// `hybrid`, whose forks are mailed.
     #[inline(always)]
     pub(crate) fn signalled<'w>(
         &'w self,
@@ -244,7 +311,8 @@ impl LocalDeque {
         }
     }
 
-    /// The typed handle if this is a polled split deque (`join`'s second test).
+    /// The typed handle if this is a polled split deque (`join`'s second test; not under
+    /// `hybrid`).
     #[inline(always)]
     pub(crate) fn polled<'w>(
         &'w self,
@@ -260,20 +328,27 @@ impl LocalDeque {
     /// own thread, outside any other borrow of the deque.
     pub(crate) fn split(&self) -> Option<&UnsafeCell<Split<JobRef>>> {
         match self {
-            LocalDeque::SplitPolled(d) | LocalDeque::SplitSignalled(d) => Some(d),
-            LocalDeque::Mailing(h) => h.base().split(),
-            LocalDeque::Locked(_) | LocalDeque::Abp(_) | LocalDeque::ChaseLev(_) => None,
+            LocalDeque::SplitPolled(d)
+            | LocalDeque::SplitSignalled(d)
+            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. })
+            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => Some(d),
+            LocalDeque::Locked(_)
+            | LocalDeque::Abp(_)
+            | LocalDeque::ChaseLev(_)
+            | LocalDeque::MailingLocked(_)
+            | LocalDeque::MailingAbp(_)
+            | LocalDeque::MailingChaseLev(_) => None,
         }
     }
 
     /// The handle a signal handler exposes through, for a signalled split deque.
     pub(crate) fn signal_exposer(&self) -> Option<SignalExposer> {
         match self {
-            LocalDeque::SplitSignalled(d) => {
+            LocalDeque::SplitSignalled(d)
+            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => {
                 // SAFETY: a short borrow on the worker's thread, before it runs anything.
                 Some(unsafe { &*d.get() }.signal_exposer())
             }
-            LocalDeque::Mailing(h) => h.base().signal_exposer(),
             _ => None,
         }
     }
@@ -282,8 +357,16 @@ impl LocalDeque {
     #[inline]
     pub(crate) fn hybrid(&self) -> Option<&HybridLocal> {
         match self {
-            LocalDeque::Mailing(h) => Some(h),
-            _ => None,
+            LocalDeque::MailingSplitSignalled(Mailed { hybrid, .. })
+            | LocalDeque::MailingSplitPolled(Mailed { hybrid, .. })
+            | LocalDeque::MailingLocked(Mailed { hybrid, .. })
+            | LocalDeque::MailingAbp(Mailed { hybrid, .. })
+            | LocalDeque::MailingChaseLev(Mailed { hybrid, .. }) => Some(hybrid),
+            LocalDeque::SplitSignalled(_)
+            | LocalDeque::SplitPolled(_)
+            | LocalDeque::Locked(_)
+            | LocalDeque::Abp(_)
+            | LocalDeque::ChaseLev(_) => None,
         }
     }
 
@@ -295,11 +378,15 @@ impl LocalDeque {
             unsafe { &*d.get() }.is_empty()
         }
         match self {
-            LocalDeque::Locked(d) => empty(d),
-            LocalDeque::Abp(d) => empty(d),
-            LocalDeque::ChaseLev(d) => empty(d),
-            LocalDeque::SplitPolled(d) | LocalDeque::SplitSignalled(d) => empty(d),
-            LocalDeque::Mailing(h) => h.base().is_empty(),
+            LocalDeque::Locked(d) | LocalDeque::MailingLocked(Mailed { deque: d, .. }) => empty(d),
+            LocalDeque::Abp(d) | LocalDeque::MailingAbp(Mailed { deque: d, .. }) => empty(d),
+            LocalDeque::ChaseLev(d) | LocalDeque::MailingChaseLev(Mailed { deque: d, .. }) => {
+                empty(d)
+            }
+            LocalDeque::SplitPolled(d)
+            | LocalDeque::SplitSignalled(d)
+            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. })
+            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => empty(d),
         }
     }
 }

@@ -62,6 +62,21 @@ fn every_base_and_mailing_runs_each_task_once_and_frees_every_proxy() {
     assert_eq!(splitsteal_core::__live_proxies(), 0);
 }
 
+/// Forks alone (no spawns, which mail on their own path) mail on every base deque: the
+/// `join` fast paths of the split deques must not take a hybrid worker's base deque.
+#[test]
+fn joins_mail_on_every_base() {
+    let _serial = serial();
+    for base in Policy::ALL.iter().copied().filter(|&p| p != Policy::Hybrid) {
+        let pool = hybrid(4, base, Mailing::Even);
+        let calls = AtomicU64::new(0);
+        assert_eq!(pool.install(|| fib_counted(16, &calls)), fib_seq(16));
+        let stats = pool.stats();
+        assert!(stats.mailed > 0, "{base}: {stats:?}");
+    }
+    assert_eq!(splitsteal_core::__live_proxies(), 0);
+}
+
 #[test]
 fn the_first_task_on_another_worker_arrives_by_mail() {
     let _serial = serial();
