@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 static void die(const std::string& m) { fprintf(stderr, "FAIL: %s\n", m.c_str()); exit(1); }
@@ -74,6 +75,31 @@ static double ms_since(clk::time_point t0) {
   return std::chrono::duration<double, std::milli>(clk::now() - t0).count();
 }
 
+// Times `sort_fn` on a fresh copy of `base` per rep (the copy is not timed) and checks
+// that the result is sorted, of the same length and, for integers, of the same sum.
+template <class T, class SortFn>
+static void time_sort(const std::string& kind, const parlay::sequence<T>& base, int reps,
+                      std::vector<double>& times, SortFn sort_fn) {
+  long double sum_in = 0;
+  for (auto x : base) sum_in += x;
+  for (int r = 0; r <= reps; r++) {
+    parlay::sequence<T> a = base;
+    auto t0 = clk::now();
+    auto out = sort_fn(a);
+    double t = ms_since(t0);
+    if (r > 0) times.push_back(t);
+    if (out.size() != base.size()) die(kind + ": size mismatch");
+    long double s = 0;
+    for (size_t i = 0; i < out.size(); i++) {
+      s += out[i];
+      if (i && out[i - 1] > out[i]) die(kind + ": not sorted");
+    }
+    if constexpr (std::is_integral_v<T>) {
+      if (s != sum_in) die(kind + ": sum mismatch");
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) { fprintf(stderr, "usage: %s KIND FILE REPS\n  KIND: isort dedup dedup_ordered hist sort sort_i64\n", argv[0]); return 2; }
   std::string kind = argv[1];
@@ -101,18 +127,7 @@ int main(int argc, char** argv) {
 
   if (kind == "isort") {
     // parlay::integer_sort (primitives.h -> internal/integer_sort.h), out-of-place radix sort
-    uint64_t sum_in = 0; for (auto x : base) sum_in += x;
-    for (int r = 0; r <= reps; r++) {
-      parlay::sequence<uint32_t> a = base;  // fresh copy, outside timing
-      auto t0 = clk::now();
-      auto out = parlay::integer_sort(a);
-      double t = ms_since(t0);
-      record(r, t);
-      if (out.size() != n) die("isort: size mismatch");
-      uint64_t s = 0;
-      for (size_t i = 0; i < n; i++) { s += out[i]; if (i && out[i - 1] > out[i]) die("isort: not sorted"); }
-      if (s != sum_in) die("isort: sum mismatch");
-    }
+    time_sort(kind, base, reps, times, [](auto& a) { return parlay::integer_sort(a); });
   } else if (kind == "dedup" || kind == "dedup_ordered") {
     std::vector<uint32_t> distinct(base.begin(), base.end());
     std::sort(distinct.begin(), distinct.end());
@@ -156,43 +171,16 @@ int main(int argc, char** argv) {
     }
   } else if (kind == "sort" || kind == "sort_i64") {
     // parlay::sort (primitives.h -> internal/sample_sort.h), comparison sample sort, std::less
+    auto sort = [](auto& a) { return parlay::sort(a); };
     if (in.is_double) {
       if (kind != "sort") die("sort_i64 needs a sequenceInt file");
-      parlay::sequence<double> bd(in.dbls.begin(), in.dbls.end());
-      for (int r = 0; r <= reps; r++) {
-        parlay::sequence<double> a = bd;
-        auto t0 = clk::now();
-        auto out = parlay::sort(a);
-        double t = ms_since(t0);
-        record(r, t);
-        if (out.size() != n) die("sort: size mismatch");
-        for (size_t i = 1; i < n; i++) if (out[i - 1] > out[i]) die("sort: not sorted");
-      }
+      time_sort(kind, parlay::sequence<double>(in.dbls.begin(), in.dbls.end()), reps, times, sort);
     } else if (kind == "sort") {
-      uint64_t sum_in = 0; for (auto x : base) sum_in += x;
-      for (int r = 0; r <= reps; r++) {
-        parlay::sequence<uint32_t> a = base;
-        auto t0 = clk::now();
-        auto out = parlay::sort(a);
-        double t = ms_since(t0);
-        record(r, t);
-        if (out.size() != n) die("sort: size mismatch");
-        uint64_t s = out[0];
-        for (size_t i = 1; i < n; i++) { s += out[i]; if (out[i - 1] > out[i]) die("sort: not sorted"); }
-        if (s != sum_in) die("sort: sum mismatch");
-      }
+      time_sort(kind, base, reps, times, sort);
     } else {
       parlay::sequence<int64_t> b64(n);
       for (size_t i = 0; i < n; i++) b64[i] = (int64_t)in.ints[i];
-      for (int r = 0; r <= reps; r++) {
-        parlay::sequence<int64_t> a = b64;
-        auto t0 = clk::now();
-        auto out = parlay::sort(a);
-        double t = ms_since(t0);
-        record(r, t);
-        if (out.size() != n) die("sort_i64: size mismatch");
-        for (size_t i = 1; i < n; i++) if (out[i - 1] > out[i]) die("sort_i64: not sorted");
-      }
+      time_sort(kind, b64, reps, times, sort);
     }
   } else {
     die("unknown KIND " + kind);
