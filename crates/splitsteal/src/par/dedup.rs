@@ -35,8 +35,9 @@ const IDX_MASK: u64 = (1 << IDX_BITS) - 1;
 
 /// The distinct elements of `v`, cloned, in an unspecified order (it may differ from run
 /// to run) -- the fast choice when order does not matter, as in PBBS's removeDuplicates.
-/// For first occurrences in input order use [`remove_duplicates_in_order`] (about 1.3x
-/// slower); for sorted input, [`dedup`](super::dedup).
+/// For first occurrences in input order use [`remove_duplicates_in_order`] (1.2-1.9x
+/// slower on 10^7 `u64`s with PBBS's random and exponential keys); for sorted input,
+/// [`dedup`](super::dedup).
 ///
 /// rayon has no equivalent; a rayon user writes `v.par_iter().cloned().collect::<HashSet<_>>()`
 /// or copies, `par_sort_unstable`s and `dedup`s.
