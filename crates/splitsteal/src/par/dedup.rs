@@ -21,7 +21,8 @@ use super::filter::pack_with;
 use super::radix::integer_sort_by_key;
 use super::sort::Ptr;
 use super::split::{
-    advise_huge_pages, block_target, map_blocks, run, run_segments, Align, Blocks, Grain,
+    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, run_segments, Align, Blocks,
+    Grain,
 };
 use crate::ForkJoin;
 
@@ -485,19 +486,7 @@ where
         }
         c
     });
-    // Column-major scan: block b's part of bucket j starts after bucket j of the blocks
-    // before it.
-    let mut offsets = vec![vec![0usize; nbuckets]; nb];
-    let mut starts = Vec::with_capacity(nbuckets + 1);
-    let mut acc = 0usize;
-    for j in 0..nbuckets {
-        starts.push(acc);
-        for b in 0..nb {
-            offsets[b][j] = acc;
-            acc += counts[b][j];
-        }
-    }
-    starts.push(n);
+    let (offsets, starts) = bucket_offsets(&counts, nbuckets);
     let mut grouped: Vec<T> = Vec::with_capacity(n);
     advise_huge_pages(&mut grouped);
     let dst = Ptr(grouped.as_mut_ptr());

@@ -149,20 +149,10 @@ where
         }
         c
     });
-    // Column-major scan: range r's keys of block b go after those of every lower range
-    // and of the lower blocks in range r.
-    let mut offsets = vec![vec![0usize; ranges]; nb];
-    let mut bounds = Vec::with_capacity(ranges + 1);
-    let mut acc = 0usize;
-    for r in 0..ranges {
-        bounds.push(acc);
-        for b in 0..nb {
-            offsets[b][r] = acc;
-            acc += counts[b][r];
-        }
-    }
-    bounds.push(acc);
-    debug_assert_eq!(acc, n);
+    // Range r's keys of block b go after those of every lower range and of the lower
+    // blocks in range r.
+    let (offsets, bounds) = super::split::bucket_offsets(&counts, ranges);
+    debug_assert_eq!(bounds[ranges], n);
     let mut keys: Vec<u32> = Vec::with_capacity(n);
     super::split::advise_huge_pages(&mut keys);
     let dst = SendPtr(keys.as_mut_ptr());

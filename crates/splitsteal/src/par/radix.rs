@@ -30,7 +30,9 @@ use std::ptr;
 
 use super::basic::map_reduce;
 use super::sort::{join_or_fix, CopyOnDrop, Ptr};
-use super::split::{advise_huge_pages, block_target, map_blocks, run, Align, Blocks, Grain};
+use super::split::{
+    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, Align, Blocks, Grain,
+};
 use crate::ForkJoin;
 
 /// Below this many elements, a bucket is sorted sequentially.
@@ -234,19 +236,7 @@ unsafe fn rec<C, T, K>(
         unsafe { rec(ctx, cur, alt, home, n, shift, key) };
         return;
     }
-    // Column-major scan: bucket j of block b starts after all smaller buckets and after
-    // bucket j of the earlier blocks, which keeps the scatter stable.
-    let mut offsets = vec![vec![0usize; radix]; nb];
-    let mut starts = Vec::with_capacity(radix + 1);
-    let mut acc = 0usize;
-    for j in 0..radix {
-        starts.push(acc);
-        for b in 0..nb {
-            offsets[b][j] = acc;
-            acc += counts[b][j];
-        }
-    }
-    starts.push(n);
+    let (offsets, starts) = bucket_offsets(&counts, radix);
     run(
         ctx,
         0..nb,

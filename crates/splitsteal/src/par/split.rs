@@ -454,6 +454,26 @@ where
         .collect()
 }
 
+/// The scan of a counting pass over blocks: given `counts[b][j]`, the number of block
+/// `b`'s elements that go to bucket `j` (of `k`), returns where each block's part of each
+/// bucket starts (`offsets[b][j]`) and where each bucket starts (`starts`, `k + 1` long,
+/// ending at the total). Column-major: bucket `j` of block `b` comes after every smaller
+/// bucket and after bucket `j` of the earlier blocks, which keeps a scatter stable.
+pub(crate) fn bucket_offsets(counts: &[Vec<usize>], k: usize) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let mut offsets = vec![vec![0usize; k]; counts.len()];
+    let mut starts = Vec::with_capacity(k + 1);
+    let mut acc = 0usize;
+    for j in 0..k {
+        starts.push(acc);
+        for (off, c) in offsets.iter_mut().zip(counts) {
+            off[j] = acc;
+            acc += c[j];
+        }
+    }
+    starts.push(acc);
+    (offsets, starts)
+}
+
 /// Asks the kernel to back `v`'s (fresh, untouched) spare capacity with transparent huge
 /// pages when it is large. Outputs of 10^7 elements are otherwise filled at the cost of
 /// one page fault per 4 KiB — most of the time of a `map` — and a 2 MiB fault also lets
