@@ -21,8 +21,8 @@ use super::filter::pack_with;
 use super::radix::integer_sort_by_key;
 use super::sort::Ptr;
 use super::split::{
-    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, run_segments, Align, Blocks,
-    Grain,
+    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, run_segments, scatter_blocks,
+    starts_of, Align, Blocks, Grain,
 };
 use crate::ForkJoin;
 
@@ -490,28 +490,19 @@ where
     let mut grouped: Vec<T> = Vec::with_capacity(n);
     advise_huge_pages(&mut grouped);
     let dst = Ptr(grouped.as_mut_ptr());
-    run(
+    scatter_blocks(
         ctx,
-        0..nb,
-        0,
-        Grain::Fixed(1),
-        Align::NONE,
-        &|_, r: Range<usize>| {
-            for b in r {
-                let mut pos = offsets[b].clone();
-                for x in &v[blocks.range(b)] {
-                    let j = bucket(x);
-                    // SAFETY: `pos[j]` runs through block `b`'s own slots of bucket `j`,
-                    // which no other block writes, all below `n` = the capacity.
-                    unsafe { dst.get().add(pos[j]).write(x.clone()) };
-                    pos[j] += 1;
-                }
-            }
-        },
-        &|(), ()| (),
+        &blocks,
+        &counts,
+        &offsets,
+        &|i| (bucket(&v[i]), i),
+        // SAFETY: `slot` is element `i`'s own slot in `0..n`, given once
+        // (`scatter_blocks`' guarantee, which also catches a `Hash` that changed between
+        // the passes), and `n` is the capacity.
+        &|slot, i| unsafe { dst.get().add(slot).write(v[i].clone()) },
     );
-    // SAFETY: `run` returned normally, so every block wrote all its elements, and the
-    // blocks' slots cover `0..n`. (Had a `clone` panicked, `grouped` would have been
+    // SAFETY: `scatter_blocks` returned normally, so every block wrote all its elements,
+    // and the blocks' slots cover `0..n`. (Had a `clone` panicked, `grouped` would have been
     // dropped with length 0, leaking the clones: safe.)
     unsafe { grouped.set_len(n) };
     // Distinct values a bucket may hold, if the sample saw many repeats.
@@ -522,14 +513,9 @@ where
         // Relaxed: read after the join that ends `run_segments`.
         kept[j].store(k, Ordering::Relaxed);
     });
-    let mut out_starts = Vec::with_capacity(nbuckets + 1);
-    let mut total = 0usize;
-    out_starts.push(0);
-    for k in &kept {
-        // Relaxed: `run_segments` has joined.
-        total += k.load(Ordering::Relaxed);
-        out_starts.push(total);
-    }
+    // Relaxed: `run_segments` has joined.
+    let out_starts = starts_of(kept.iter().map(|k| k.load(Ordering::Relaxed)));
+    let total = out_starts[nbuckets];
     let mut out: Vec<T> = Vec::with_capacity(total);
     advise_huge_pages(&mut out);
     let grouped = &grouped[..];
@@ -791,6 +777,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A `Hash` that changes from call to call (legal, if useless) makes the grouping's
+    /// scatter panic instead of writing out of bounds.
+    #[test]
+    fn changing_hash_panics_in_the_grouping() {
+        struct Fickle(AtomicU64);
+        impl Clone for Fickle {
+            fn clone(&self) -> Self {
+                Fickle(AtomicU64::new(self.0.load(Ordering::Relaxed)))
+            }
+        }
+        impl PartialEq for Fickle {
+            fn eq(&self, other: &Self) -> bool {
+                self.0.load(Ordering::Relaxed) == other.0.load(Ordering::Relaxed)
+            }
+        }
+        impl Eq for Fickle {}
+        impl Hash for Fickle {
+            fn hash<H: Hasher>(&self, h: &mut H) {
+                h.write_u64(self.0.fetch_add(1, Ordering::Relaxed));
+            }
+        }
+        let n = if cfg!(miri) { 200 } else { 5000 };
+        let v: Vec<Fickle> = (0..n).map(|i| Fickle(AtomicU64::new(i))).collect();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            by_hash_buckets(&mut Threads::new(), &v, None)
+        }));
+        assert!(r.is_err());
     }
 
     /// A bucket's table keeps the first of each value, in order, at the front, and the

@@ -131,13 +131,9 @@ where
             counts[b].store(count, Ordering::Relaxed);
         },
     );
-    let mut offsets = Vec::with_capacity(nb + 1);
-    let mut total = 0usize;
-    offsets.push(0);
-    for c in &counts {
-        total += c.load(Ordering::Relaxed);
-        offsets.push(total);
-    }
+    // Relaxed: the counting `run_segments` has joined.
+    let offsets = super::split::starts_of(counts.iter().map(|c| c.load(Ordering::Relaxed)));
+    let total = offsets[nb];
     let mut out: Vec<T> = Vec::with_capacity(total);
     super::split::advise_huge_pages(&mut out);
     run_segments(

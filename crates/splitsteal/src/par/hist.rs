@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::basic::tabulate;
+use super::sort::Ptr;
 use super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
 use crate::ForkJoin;
 
@@ -110,23 +111,6 @@ where
     counts.into_iter().map(AtomicUsize::into_inner).collect()
 }
 
-/// A raw pointer that may cross threads: the scatter's output, written at disjoint
-/// positions by different blocks.
-#[derive(Clone, Copy)]
-struct SendPtr(*mut u32);
-// SAFETY: only used to write disjoint elements of one allocation from several threads
-// (see `by_ranges`); the pointee type `u32` is `Send`.
-unsafe impl Send for SendPtr {}
-// SAFETY: as above; shared access only copies the pointer.
-unsafe impl Sync for SendPtr {}
-
-impl SendPtr {
-    /// The pointer to element `i` (a method, so closures capture the whole `SendPtr`).
-    fn at(self, i: usize) -> *mut u32 {
-        self.0.wrapping_add(i)
-    }
-}
-
 /// The partitioned strategy of [`histogram`] (`buckets` <= 2^32): scatter the keys by
 /// range of `RANGE_BUCKETS` buckets, then count each range in cache.
 fn by_ranges<C, T, K>(ctx: &mut C, v: &[T], buckets: usize, key: &K) -> Vec<usize>
@@ -155,29 +139,25 @@ where
     debug_assert_eq!(bounds[ranges], n);
     let mut keys: Vec<u32> = Vec::with_capacity(n);
     super::split::advise_huge_pages(&mut keys);
-    let dst = SendPtr(keys.as_mut_ptr());
+    let dst = Ptr(keys.as_mut_ptr());
     // Pass 2: scatter. `key` is called again (as the radix sort does) rather than its
     // results stored: it is cheap, and a stored copy would cost a pass of its own.
-    map_blocks(ctx, nb, &|b| {
-        let mut next = offsets[b].clone();
-        for x in &v[blocks.range(b)] {
-            let k = key(x);
-            let r = range_of(k);
-            // SAFETY: `next[r]` runs over `offsets[b][r]..offsets[b][r] + counts[b][r]`,
-            // this block's own part of range r (the scan gives every (block, range) pair
-            // a disjoint slot interval inside `0..n`), so no two writes alias and all are
-            // in bounds of the capacity `n`. `key` is the same pure function as in pass
-            // 1 (a key that changed would overrun: hence the check below).
-            assert!(
-                next[r] < offsets[b][r] + counts[b][r],
-                "histogram: key changed between passes"
-            );
-            unsafe { dst.at(next[r]).write(k as u32) };
-            next[r] += 1;
-        }
-    });
-    // SAFETY: every block wrote exactly its counts (pass 1's, checked above), and the
-    // (block, range) intervals cover `0..n`; `u32` needs no drop.
+    super::split::scatter_blocks(
+        ctx,
+        &blocks,
+        &counts,
+        &offsets,
+        &|i| {
+            let k = key(&v[i]);
+            (range_of(k), k as u32)
+        },
+        // SAFETY: `slot` is this key's own slot in `0..n`, given once (`scatter_blocks`'
+        // guarantee, which also catches a key that changed between the passes), and `n`
+        // is the capacity.
+        &|slot, k| unsafe { dst.get().add(slot).write(k) },
+    );
+    // SAFETY: `scatter_blocks` returned normally, so every block wrote exactly its counts,
+    // and the (block, range) intervals cover `0..n`; `u32` needs no drop.
     unsafe { keys.set_len(n) };
     let keys = &keys[..];
     let mut out: Vec<usize> = tabulate(ctx, buckets, |_| 0usize);

@@ -31,7 +31,8 @@ use std::ptr;
 use super::basic::map_reduce;
 use super::sort::{join_or_fix, CopyOnDrop, Ptr};
 use super::split::{
-    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, Align, Blocks, Grain,
+    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, scatter_blocks, Align,
+    Blocks, Grain,
 };
 use crate::ForkJoin;
 
@@ -237,28 +238,16 @@ unsafe fn rec<C, T, K>(
         return;
     }
     let (offsets, starts) = bucket_offsets(&counts, radix);
-    run(
+    scatter_blocks(
         ctx,
-        0..nb,
-        0,
-        Grain::Fixed(1),
-        Align::NONE,
-        &|_, r: Range<usize>| {
-            for b in r {
-                let mut pos = offsets[b].clone();
-                for i in blocks.range(b) {
-                    // SAFETY: `i < n`; `pos[j]` runs through this block's own slots of
-                    // bucket `j`, which no other block writes, all `< n`.
-                    unsafe {
-                        let x = cur.get().add(i);
-                        let j = digit(&*x);
-                        ptr::copy_nonoverlapping(x, alt.get().add(pos[j]), 1);
-                        pos[j] += 1;
-                    }
-                }
-            }
-        },
-        &|(), ()| (),
+        &blocks,
+        &counts,
+        &offsets,
+        // SAFETY: `i < n`; the elements at `cur` are only read during the scatter.
+        &|i| unsafe { (digit(&*cur.get().add(i)), i) },
+        // SAFETY: `i < n` and `slot` is this element's own slot in `0..n`, given once
+        // (`scatter_blocks`' guarantee), so the copies never overlap or alias.
+        &|slot, i| unsafe { ptr::copy_nonoverlapping(cur.get().add(i), alt.get().add(slot), 1) },
     );
     mem::forget(restore);
     // The elements are now at `alt`, grouped by bucket; sort the buckets in parallel.

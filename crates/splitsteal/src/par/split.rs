@@ -474,6 +474,66 @@ pub(crate) fn bucket_offsets(counts: &[Vec<usize>], k: usize) -> (Vec<Vec<usize>
     (offsets, starts)
 }
 
+/// The scatter of a counting sort over blocks, with the layout of [`bucket_offsets`]:
+/// for every element index `i` of every block, in parallel, `elem(i)` gives its bucket
+/// and what to write, and `write(slot, x)` stores it at the next slot of that block's
+/// part of the bucket.
+///
+/// Guarantee `write` may rely on: every `slot` lies in `offsets[b][j]..offsets[b][j] +
+/// counts[b][j]` for the block `b` and bucket `j` it came from, so (with offsets from
+/// `bucket_offsets(counts)`) slots are below the total and no slot is given twice. An
+/// element whose bucket differs from the counting pass's (a key or `Hash` that is not a
+/// pure function) would overrun its part: that panics instead.
+pub(crate) fn scatter_blocks<C, X, E, W>(
+    ctx: &mut C,
+    blocks: &Blocks,
+    counts: &[Vec<usize>],
+    offsets: &[Vec<usize>],
+    elem: &E,
+    write: &W,
+) where
+    C: ForkJoin,
+    E: Fn(usize) -> (usize, X) + Sync,
+    W: Fn(usize, X) + Sync,
+{
+    run(
+        ctx,
+        0..blocks.count(),
+        0,
+        Grain::Fixed(1),
+        Align::NONE,
+        &|_, r: Range<usize>| {
+            for b in r {
+                let mut next = offsets[b].clone();
+                let end: Vec<usize> = next.iter().zip(&counts[b]).map(|(o, c)| o + c).collect();
+                for i in blocks.range(b) {
+                    let (j, x) = elem(i);
+                    let slot = next[j];
+                    assert!(
+                        slot < end[j],
+                        "an element's bucket changed between the counting pass and the scatter"
+                    );
+                    next[j] = slot + 1;
+                    write(slot, x);
+                }
+            }
+        },
+        &|(), ()| (),
+    );
+}
+
+/// Where each of a sequence of pieces starts when they are laid end to end: `lens.len() +
+/// 1` entries, from 0 to the total.
+pub(crate) fn starts_of(lens: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut total = 0usize;
+    let mut starts = vec![0];
+    starts.extend(lens.into_iter().map(|len| {
+        total += len;
+        total
+    }));
+    starts
+}
+
 /// Asks the kernel to back `v`'s (fresh, untouched) spare capacity with transparent huge
 /// pages when it is large. Outputs of 10^7 elements are otherwise filled at the cost of
 /// one page fault per 4 KiB — most of the time of a `map` — and a 2 MiB fault also lets
@@ -603,5 +663,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The scatter places every element at its bucket's next free slot (a stable
+    /// counting sort), and an element whose bucket changes between the counting pass
+    /// and the scatter makes it panic rather than write past its part.
+    #[test]
+    fn scatter_blocks_sorts_stably_and_catches_changed_buckets() {
+        use super::super::testkit::{Rng, Threads};
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let v: Vec<u64> = Rng(41).vec(3000, 1 << 20);
+        let k = 16;
+        let blocks = Blocks::new(v.len(), 100, Align::NONE);
+        let counts: Vec<Vec<usize>> = (0..blocks.count())
+            .map(|b| {
+                let mut c = vec![0; k];
+                v[blocks.range(b)]
+                    .iter()
+                    .for_each(|&x| c[x as usize % k] += 1);
+                c
+            })
+            .collect();
+        let (offsets, starts) = bucket_offsets(&counts, k);
+        assert_eq!(starts[k], v.len());
+        let out: Vec<AtomicUsize> = (0..v.len()).map(|_| AtomicUsize::new(usize::MAX)).collect();
+        let ctx = &mut Threads::new();
+        scatter_blocks(
+            ctx,
+            &blocks,
+            &counts,
+            &offsets,
+            &|i| (v[i] as usize % k, i),
+            &|s, i| {
+                // Each slot exactly once.
+                assert_eq!(out[s].swap(i, Ordering::Relaxed), usize::MAX);
+            },
+        );
+        let got: Vec<usize> = out.iter().map(|s| s.load(Ordering::Relaxed)).collect();
+        let mut want: Vec<usize> = (0..v.len()).collect();
+        want.sort_by_key(|&i| v[i] % k as u64); // stable
+        assert_eq!(got, want);
+        // Element 7 moves to another bucket after counting.
+        let moved = |i: usize| (v[i] as usize + (i == 7) as usize) % k;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            scatter_blocks(
+                ctx,
+                &blocks,
+                &counts,
+                &offsets,
+                &|i| (moved(i), ()),
+                &|_, ()| {},
+            )
+        }));
+        assert!(r.is_err());
     }
 }
