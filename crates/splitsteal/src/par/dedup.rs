@@ -4,7 +4,8 @@
 //! Three plans, chosen from the element type and a sample of the input:
 //! - one concurrent open-addressing table of indices into the (read-only) input (linear
 //!   probing, compare-and-swap on empty slots): any `Hash + Eq` type, only the survivors
-//!   cloned; used for few distinct values, or inputs too small to sample;
+//!   cloned; used for few distinct values, inputs too small to sample, and larger types
+//!   whose sample shows repeats;
 //! - for small types without drop glue, ParlayLib's plan (`by_hash_buckets`): the
 //!   elements themselves are copied into cache-sized buckets by hash and each bucket is
 //!   deduplicated in place with a table of its own;
@@ -49,8 +50,10 @@ const IDX_MASK: u64 = (1 << IDX_BITS) - 1;
 /// (no drop glue, at most 16 bytes: integers, small tuples) are copied into cache-sized
 /// buckets by hash, and each bucket is deduplicated in place with a table of its own, as
 /// ParlayLib's `remove_duplicates` does (PBBS's 10^7 files, 2 threads: level with
-/// ParlayLib, 2x faster than the shared table). Larger elements are grouped the same way
-/// through `(hash, index)` words, so that only survivors are cloned. The hash is a fast
+/// ParlayLib, 2.2x faster than the index-based plans). Larger elements use the shared
+/// table, sized from the estimate, or, when the sample shows almost no repeats, are
+/// grouped the same way through `(hash, index)` words; either way only survivors are
+/// cloned. The hash is a fast
 /// fixed-seed one, not resistant to adversarial input: a `Hash` that maps many distinct
 /// values alike makes probing quadratic in their number.
 ///
