@@ -552,8 +552,10 @@ fn broadcast_waits_for_a_busy_worker_and_runs_on_it_after_its_job() {
                 let (pool, runs, busy) = (Arc::clone(&pool), Arc::clone(&runs), Arc::clone(&busy));
                 thread::spawn(move || {
                     let got = pool.broadcast(|ctx| {
-                        runs[ctx.index()].fetch_add(1, Ordering::SeqCst);
+                        // Read before counting the run: once every idle share is counted the
+                        // main thread releases the busy job, which may then set `done`.
                         let after_job = busy.done.load(Ordering::SeqCst);
+                        runs[ctx.index()].fetch_add(1, Ordering::SeqCst);
                         (ctx.index(), after_job)
                     });
                     result_tx.send(got).unwrap();
