@@ -346,6 +346,27 @@ fn millions() {
         let small: Vec<u64> = v.iter().map(|x| x % 1000).collect();
         let d = par::remove_duplicates(c, &small);
         assert_eq!(d.len(), 1000);
+        // About 6x10^4 distinct values, then a low estimate (half the elements are 10^4
+        // values, each in the sample about once, so it looks flat) with about 10^6
+        // distinct ones: grouped here; on one thread (`Serial`) one table, which the
+        // second input outgrows part-way.
+        let mid: Vec<u64> = v.iter().map(|x| x % 60_000).collect();
+        let skewed: Vec<u64> = v
+            .iter()
+            .enumerate()
+            .map(|(i, x)| if i % 2 == 0 { x % 10_000 } else { *x })
+            .collect();
+        for w in [&mid, &skewed] {
+            let want: HashSet<u64> = w.iter().copied().collect();
+            for d in [
+                par::remove_duplicates(c, w),
+                par::remove_duplicates(&mut Serial, w),
+            ] {
+                let got: HashSet<u64> = d.iter().copied().collect();
+                assert_eq!(got.len(), d.len(), "a value returned twice");
+                assert!(got == want);
+            }
+        }
         let d = par::remove_duplicates_in_order(c, &small);
         let mut seen = HashSet::new();
         assert!(

@@ -12,7 +12,7 @@
 //! - for other types with millions of distinct values, the same grouping on
 //!   `(hash, index)` words (`by_sorting`), which keeps first occurrences.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -72,13 +72,24 @@ where
     if v.len() <= SEQ_DEDUP {
         return seq_in_order(v);
     }
-    let est = estimate_distinct(v);
+    let sample = sample(v);
+    let est = sample.distinct;
     let n = v.len();
     if moves_values::<T>()
         && n >= SAMPLE_MIN
         && n <= u32::MAX as usize
         && est.is_none_or(|d| d > SHARED_MAX)
     {
+        // One thread, each value repeated 8 times on average, and no heavy value that
+        // would make the estimate too low.
+        if let Some(d) = est.filter(|&d| {
+            ctx.num_threads() == 1
+                && sample.heaviest <= FLAT_MAX
+                && d <= ONE_TABLE_MAX
+                && n / 8 >= d
+        }) {
+            return by_one_table(ctx, v, d);
+        }
         return by_hash_buckets(ctx, v, est);
     }
     match est {
@@ -542,52 +553,123 @@ where
 /// Moves the distinct elements of `b` to its front (keeping the first of each value) and
 /// returns their number; the repeats end up behind them in some order.
 ///
-/// The table holds positions (`u32`, 0 for empty) and is kept at most a quarter full:
-/// most lookups then end at their first slot, and a longer probe costs a mispredicted
-/// branch. It starts at twice the bucket's length (ParlayLib's tables are 1.5x; within a
-/// 2^18-slot, 1 MiB cap that stays in L2), or at 8x `expect` distinct values if that is
-/// smaller, and doubles when it passes a quarter full. Measured on PBBS's 10^7 files in
-/// buckets of about 78 000 keys, 1 thread: a table grown from 16 slots at half load took
-/// 1.4-2.9x as long as one sized from the bucket (exptSeq 121 against 86 ms, randomSeq
-/// 248 against 135, 10^5 keys 87 against 31).
+/// The table ([`Positions`]) starts at twice the bucket's length (ParlayLib's tables are
+/// 1.5x; within a 2^18-slot, 1 MiB cap that stays in L2), or at 8x `expect` distinct
+/// values if that is smaller. Measured on PBBS's 10^7 files in buckets of about 78 000
+/// keys, 1 thread: a table grown from 16 slots at half load took 1.4-2.9x as long as one
+/// sized from the bucket (exptSeq 121 against 86 ms, randomSeq 248 against 135, 10^5 keys
+/// 87 against 31).
 fn distinct_to_front<T: Hash + Eq>(b: &mut [T], expect: usize) -> usize {
-    let mut cap = (2 * b.len())
-        .min(expect.saturating_mul(8))
-        .next_power_of_two()
-        .clamp(16, MAX_TABLE);
-    let mut table = vec![0u32; cap];
+    let mut table = Positions::new((2 * b.len()).min(expect.saturating_mul(8)), MAX_TABLE);
     let mut count = 0usize;
     for j in 0..b.len() {
-        let h = FastState.hash_one(&b[j]) as usize;
-        let mut s = h & (cap - 1);
-        loop {
-            let slot = table[s] as usize;
-            if slot == 0 {
-                b.swap(count, j);
-                count += 1;
-                table[s] = count as u32;
-                break;
-            }
-            if b[slot - 1] == b[j] {
-                break;
-            }
-            s = (s + 1) & (cap - 1);
-        }
-        if 4 * count > cap {
-            cap *= 2;
-            table.clear();
-            table.resize(cap, 0);
-            for (k, x) in b[..count].iter().enumerate() {
-                let mut s = FastState.hash_one(x) as usize & (cap - 1);
-                while table[s] != 0 {
-                    s = (s + 1) & (cap - 1);
-                }
-                table[s] = k as u32 + 1;
-            }
+        if table.insert(FastState.hash_one(&b[j]), count, |k| b[k] == b[j]) {
+            b.swap(count, j);
+            count += 1;
+            table.grow_if_full(&b[..count]);
         }
     }
     count
 }
+
+/// An open-addressing table of positions into a caller's array of distinct elements:
+/// slot `s` holds `k + 1` for element `k` of the array, 0 when empty. The array keeps
+/// the elements dense (the table itself holds 4-byte slots whatever the element), and
+/// the table is kept at most a quarter full: most lookups then end at their first slot,
+/// where a longer probe costs a mispredicted branch (measured: tables kept half full
+/// took 1.3-1.9x as long on 10^7 keys below 10^5 and 2^14, private tables, 1 thread).
+struct Positions {
+    slots: Vec<u32>,
+}
+
+impl Positions {
+    /// A table for about `want / 4` elements: `want` slots rounded up to a power of two,
+    /// within `16..=max`.
+    fn new(want: usize, max: usize) -> Positions {
+        Positions {
+            slots: vec![0; want.next_power_of_two().clamp(16, max)],
+        }
+    }
+
+    /// Whether an element with hash `h` is new: `is(k)` for none of the table's `len`
+    /// elements that share its slots (`is(k)`: element `k` of the array equals it). If so,
+    /// the table records it at position `len`, where the caller must put it before the
+    /// next call.
+    #[inline]
+    fn insert(&mut self, h: u64, len: usize, is: impl Fn(usize) -> bool) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut s = h as usize & mask;
+        loop {
+            let slot = self.slots[s] as usize;
+            if slot == 0 {
+                self.slots[s] = len as u32 + 1;
+                return true;
+            }
+            if is(slot - 1) {
+                return false;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// Doubles the table once it is more than a quarter full with `kept`'s elements.
+    fn grow_if_full<T: Hash>(&mut self, kept: &[T]) {
+        if 4 * kept.len() <= self.slots.len() {
+            return;
+        }
+        let cap = 2 * self.slots.len();
+        self.slots.clear();
+        self.slots.resize(cap, 0);
+        for (k, x) in kept.iter().enumerate() {
+            let mut s = FastState.hash_one(x) as usize & (cap - 1);
+            while self.slots[s] != 0 {
+                s = (s + 1) & (cap - 1);
+            }
+            self.slots[s] = k as u32 + 1;
+        }
+    }
+}
+
+/// Dedup of small values with a moderate number of distinct values on one thread: one
+/// table of the distinct elements over the whole input, with no counting pass and no
+/// scatter, which are most of the grouping's time. (ParlayLib's counting sort likewise
+/// takes a sequential path on one thread.) Measured on PBBS's 10^5-key file (10^7 `u32`s),
+/// 4 interleaved rounds, medians: 87-119 ms against the grouping's 134. With two threads,
+/// per-task tables (one or two blocks per thread, survivors merged by the grouping) tied
+/// with the grouping (60-71 against 63 ms), so more threads keep the grouping: on this
+/// host's two vCPUs two 2 MiB tables do not stay in cache where 256 KiB buckets do.
+///
+/// If the table passes `ONE_TABLE_MAX` values (the sample's estimate is low for skewed
+/// data) the rest of the input is handed, with the values found, to the grouping: a wrong
+/// estimate costs a copy, not a table that has outgrown the cache.
+fn by_one_table<C, T>(ctx: &mut C, v: &[T], expect: usize) -> Vec<T>
+where
+    C: ForkJoin,
+    T: Hash + Eq + Clone + Send + Sync,
+{
+    let mut table = Positions::new(4 * expect, 4 * ONE_TABLE_MAX);
+    let mut kept: Vec<T> = Vec::new();
+    for (j, x) in v.iter().enumerate() {
+        if kept.len() == ONE_TABLE_MAX {
+            kept.extend_from_slice(&v[j..]);
+            return by_hash_buckets(ctx, &kept, Some(expect));
+        }
+        if table.insert(FastState.hash_one(x), kept.len(), |k| kept[k] == *x) {
+            kept.push(x.clone());
+            table.grow_if_full(&kept);
+        }
+    }
+    kept
+}
+
+/// The most times one value may occur in the sample for `by_one_table` to trust the
+/// estimate. Uniform data stays below it (2^14 values: a Poisson(1) maximum over 2^14
+/// draws, about 7); exptSeq's heavy keys are far above it.
+const FLAT_MAX: usize = 16;
+
+/// The most distinct values `by_one_table` collects: its table then has 2^19 four-byte
+/// slots, 2 MiB, one core's L2 on the machine it was tuned on.
+const ONE_TABLE_MAX: usize = if cfg!(any(test, miri)) { 32 } else { 1 << 17 };
 
 /// The slots a bucket's table starts with at most (it may grow beyond).
 const MAX_TABLE: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 18 };
@@ -612,20 +694,43 @@ const FLUSH: usize = 256;
 /// `None` when the sample has almost no repeats (then there are too many distinct values
 /// for a smaller table to pay) or `v` is small.
 fn estimate_distinct<T: Hash>(v: &[T]) -> Option<usize> {
+    sample(v).distinct
+}
+
+/// What a sample of `v` says about its values.
+struct Sample {
+    /// See [`estimate_distinct`].
+    distinct: Option<usize>,
+    /// The most times one value occurs in the sample: a handful for uniform data (about 7
+    /// for 2^14 values, fewer for more), hundreds where a heavy value (PBBS exptSeq: 1/24
+    /// of all keys) makes `distinct` a gross underestimate. 0 when `v` is small.
+    heaviest: usize,
+}
+
+/// The sample behind [`estimate_distinct`], with its heaviest value's count.
+fn sample<T: Hash>(v: &[T]) -> Sample {
     const M: usize = SAMPLE;
     let n = v.len();
     if n < SAMPLE_MIN {
-        return None;
+        return Sample {
+            distinct: None,
+            heaviest: 0,
+        };
     }
     let stride = n / M;
-    let mut seen = HashSet::with_capacity_and_hasher(M, FastState);
+    let mut seen: HashMap<u64, usize, FastState> = HashMap::with_capacity_and_hasher(M, FastState);
     for k in 0..M {
         let off = FastState.hash_one(k) as usize % stride;
-        seen.insert(FastState.hash_one(&v[k * stride + off]));
+        *seen
+            .entry(FastState.hash_one(&v[k * stride + off]))
+            .or_default() += 1;
     }
     let repeats = M - seen.len();
-    // Fewer than 64 repeats: more than about 2^21 distinct values, within 8x of n anyway.
-    (repeats >= 64).then(|| M * M / (2 * repeats))
+    Sample {
+        // Fewer than 64 repeats: more than about 2^21 distinct values, within 8x of n anyway.
+        distinct: (repeats >= 64).then(|| M * M / (2 * repeats)),
+        heaviest: seen.values().copied().max().unwrap_or(0),
+    }
 }
 
 /// A fixed-seed multiply-rotate hasher (FxHash-like) with a murmur3 finalizer, so all 64
@@ -777,6 +882,34 @@ mod tests {
                     assert_eq!(sorted(got), want, "n {n} estimate {est:?}");
                     let got = by_hash_buckets(&mut SplitSerial { morsel: 64 }, v, est);
                     assert_eq!(sorted(got), want, "n {n} estimate {est:?}");
+                }
+            }
+        }
+    }
+
+    /// The one table keeps each value once; past its cap (32 values under test) it hands
+    /// what it found and the rest of the input to the grouping.
+    #[test]
+    fn one_table_matches_sequential() {
+        let mut rng = Rng(31);
+        for n in sizes() {
+            let few: Vec<u32> = rng.vec(n, 20).iter().map(|&x| x as u32).collect();
+            let many: Vec<u32> = rng.vec(n, 1 << 31).iter().map(|&x| x as u32).collect();
+            let equal = vec![7u32; n];
+            // Half a few heavy values, half distinct ones: a low estimate, a table that
+            // passes the cap part-way.
+            let skewed: Vec<u32> = (0..n as u32)
+                .map(|i| if i % 2 == 0 { i % 5 } else { 1000 + i })
+                .collect();
+            for v in [&few, &many, &equal, &skewed] {
+                let mut seen = HashSet::new();
+                let want = sorted(v.iter().copied().filter(|x| seen.insert(*x)).collect());
+                for expect in [1, want.len().max(1), 1000] {
+                    let what = format!("n {n} expect {expect}");
+                    let got = by_one_table(&mut Threads::new(), v, expect);
+                    assert_eq!(sorted(got), want, "{what}");
+                    let got = by_one_table(&mut SplitSerial { morsel: 64 }, v, expect);
+                    assert_eq!(sorted(got), want, "{what}, split serial");
                 }
             }
         }
