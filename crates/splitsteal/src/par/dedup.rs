@@ -1,14 +1,16 @@
 //! `remove_duplicates` (hash table, output in table order) and
 //! `remove_duplicates_in_order` (first occurrences in input order).
 //!
-//! Three plans, chosen from the element type and a sample of the input:
+//! Four plans, chosen from the element type, a sample of the input and the thread count:
 //! - one concurrent open-addressing table of indices into the (read-only) input (linear
 //!   probing, compare-and-swap on empty slots): any `Hash + Eq` type, only the survivors
 //!   cloned; used for few distinct values, inputs too small to sample, and larger types
 //!   whose sample shows repeats;
 //! - for small types without drop glue, ParlayLib's plan (`by_hash_buckets`): the
 //!   elements themselves are copied into cache-sized buckets by hash and each bucket is
-//!   deduplicated in place with a table of its own;
+//!   deduplicated in place with a table of its own; on one thread, with a moderate
+//!   number of distinct values and no heavy value in the sample, one table over the whole
+//!   input instead (`by_one_table`);
 //! - for other types with millions of distinct values, the same grouping on
 //!   `(hash, index)` words (`by_sorting`), which keeps first occurrences.
 
@@ -50,12 +52,13 @@ const IDX_MASK: u64 = (1 << IDX_BITS) - 1;
 /// (no drop glue, at most 16 bytes: integers, small tuples) are copied into cache-sized
 /// buckets by hash, and each bucket is deduplicated in place with a table of its own, as
 /// ParlayLib's `remove_duplicates` does (PBBS's 10^7 files, 2 threads: level with
-/// ParlayLib, 2.2x faster than the index-based plans). Larger elements use the shared
+/// ParlayLib, 2.2x faster than the index-based plans); on one thread, up to about 2^17 of
+/// them and no value frequent in the sample, one table over the whole input skips the
+/// bucketing (PBBS's 10^5-key file: 0.64x the time). Larger elements use the shared
 /// table, sized from the estimate, or, when the sample shows almost no repeats, are
 /// grouped the same way through `(hash, index)` words; either way only survivors are
-/// cloned. The hash is a fast
-/// fixed-seed one, not resistant to adversarial input: a `Hash` that maps many distinct
-/// values alike makes probing quadratic in their number.
+/// cloned. The hash is a fast fixed-seed one, not resistant to adversarial input: a
+/// `Hash` that maps many distinct values alike makes probing quadratic in their number.
 ///
 /// ```
 /// use splitsteal::{par, Serial};
