@@ -137,7 +137,7 @@ where
     if n <= SEQ_DEDUP {
         return seq_in_order(v);
     }
-    match estimate_distinct(v) {
+    match sample(v).distinct {
         None if n >= SAMPLE_MIN => by_sorting(ctx, v),
         est => Table::build(ctx, v, true, est).pack(ctx, v),
     }
@@ -263,7 +263,7 @@ impl Table {
     /// smallest index.
     ///
     /// The table is sized from an estimate of the number of distinct values (see
-    /// [`estimate_distinct`]): a table sized for `n` when only 10^5 of 10^7 values are
+    /// [`sample`]): a table sized for `n` when only 10^5 of 10^7 values are
     /// distinct spreads them over 128 MiB, and every probe misses the caches and the TLB.
     /// An estimate that is too low is caught (the table passes half full) and the build
     /// starts over at the size for `n`, which cannot fill.
@@ -365,7 +365,7 @@ impl Table {
     }
 }
 
-/// The sample size of [`estimate_distinct`], and the input size from which it samples.
+/// The sample size of [`sample`], and the input size from which it samples.
 const SAMPLE: usize = 1 << 14;
 const SAMPLE_MIN: usize = 4 * SAMPLE;
 
@@ -653,12 +653,12 @@ where
     let mut table = Positions::new(4 * expect, 4 * ONE_TABLE_MAX);
     let mut kept: Vec<T> = Vec::new();
     for (j, x) in v.iter().enumerate() {
-        if kept.len() == ONE_TABLE_MAX {
-            kept.extend_from_slice(&v[j..]);
-            return by_hash_buckets(ctx, &kept, Some(expect));
-        }
         if table.insert(FastState.hash_one(x), kept.len(), |k| kept[k] == *x) {
             kept.push(x.clone());
+            if kept.len() == ONE_TABLE_MAX {
+                kept.extend_from_slice(&v[j + 1..]);
+                return by_hash_buckets(ctx, &kept, Some(expect));
+            }
             table.grow_if_full(&kept);
         }
     }
@@ -690,19 +690,14 @@ const PREFETCH_AHEAD: usize = 16;
 /// Inserts between counter updates of a leaf.
 const FLUSH: usize = 256;
 
-/// An estimate of the number of distinct values of `v` from a sample of `m` = 2^14
-/// evenly spread elements (one at a pseudo-random place in each of `m` strides): with `c`
-/// repeats among the sample (the birthday count), about `m^2 / (2c)` values are distinct
-/// for uniform data; skewed data gives low estimates, which `Table::build` corrects.
-/// `None` when the sample has almost no repeats (then there are too many distinct values
-/// for a smaller table to pay) or `v` is small.
-fn estimate_distinct<T: Hash>(v: &[T]) -> Option<usize> {
-    sample(v).distinct
-}
-
-/// What a sample of `v` says about its values.
+/// What a sample of `m` = 2^14 evenly spread elements of `v` says about its values.
 struct Sample {
-    /// See [`estimate_distinct`].
+    /// An estimate of the number of distinct values, from the sample (one element at a
+    /// pseudo-random place in each of `m` strides): with `c` repeats among the sample (the
+    /// birthday count), about `m^2 / (2c)` values are distinct for uniform data; skewed
+    /// data gives low estimates, which `Table::build` corrects. `None` when the sample has
+    /// almost no repeats (then there are too many distinct values for a smaller table to
+    /// pay) or `v` is small.
     distinct: Option<usize>,
     /// The most times one value occurs in the sample: a handful for uniform data (about 7
     /// for 2^14 values, fewer for more), hundreds where a heavy value (PBBS exptSeq: 1/24
@@ -710,7 +705,7 @@ struct Sample {
     heaviest: usize,
 }
 
-/// The sample behind [`estimate_distinct`], with its heaviest value's count.
+/// Samples `v` (see [`Sample`]).
 fn sample<T: Hash>(v: &[T]) -> Sample {
     const M: usize = SAMPLE;
     let n = v.len();
@@ -815,6 +810,17 @@ mod tests {
         v
     }
 
+    /// The distinct values of `v`, sorted: what an unordered dedup must return, sorted.
+    fn distinct_sorted(v: &[u32]) -> Vec<u32> {
+        sorted(
+            v.iter()
+                .copied()
+                .collect::<HashSet<_>>()
+                .into_iter()
+                .collect(),
+        )
+    }
+
     #[test]
     fn both_variants_match_sequential() {
         let mut rng = Rng(19);
@@ -878,8 +884,7 @@ mod tests {
             let equal = vec![7u32; n];
             let reversed: Vec<u32> = (0..n as u32).rev().collect();
             for v in [&random, &small, &expt, &equal, &reversed] {
-                let mut seen = HashSet::new();
-                let want = sorted(v.iter().copied().filter(|x| seen.insert(*x)).collect());
+                let want = distinct_sorted(v);
                 for est in [None, Some(1), Some(want.len())] {
                     let got = by_hash_buckets(&mut Threads::new(), v, est);
                     assert_eq!(sorted(got), want, "n {n} estimate {est:?}");
@@ -905,8 +910,7 @@ mod tests {
                 .map(|i| if i % 2 == 0 { i % 5 } else { 1000 + i })
                 .collect();
             for v in [&few, &many, &equal, &skewed] {
-                let mut seen = HashSet::new();
-                let want = sorted(v.iter().copied().filter(|x| seen.insert(*x)).collect());
+                let want = distinct_sorted(v);
                 for expect in [1, want.len().max(1), 1000] {
                     let what = format!("n {n} expect {expect}");
                     let got = by_one_table(&mut Threads::new(), v, expect);

@@ -496,30 +496,20 @@ pub(crate) fn scatter_blocks<C, X, E, W>(
     E: Fn(usize) -> (usize, X) + Sync,
     W: Fn(usize, X) + Sync,
 {
-    run(
-        ctx,
-        0..blocks.count(),
-        0,
-        Grain::Fixed(1),
-        Align::NONE,
-        &|_, r: Range<usize>| {
-            for b in r {
-                let mut next = offsets[b].clone();
-                let end: Vec<usize> = next.iter().zip(&counts[b]).map(|(o, c)| o + c).collect();
-                for i in blocks.range(b) {
-                    let (j, x) = elem(i);
-                    let slot = next[j];
-                    assert!(
-                        slot < end[j],
-                        "an element's bucket changed between the counting pass and the scatter"
-                    );
-                    next[j] = slot + 1;
-                    write(slot, x);
-                }
-            }
-        },
-        &|(), ()| (),
-    );
+    map_blocks(ctx, blocks.count(), &|b| {
+        let mut next = offsets[b].clone();
+        let end: Vec<usize> = next.iter().zip(&counts[b]).map(|(o, c)| o + c).collect();
+        for i in blocks.range(b) {
+            let (j, x) = elem(i);
+            let slot = next[j];
+            assert!(
+                slot < end[j],
+                "an element's bucket changed between the counting pass and the scatter"
+            );
+            next[j] = slot + 1;
+            write(slot, x);
+        }
+    });
 }
 
 /// Where each of a sequence of pieces starts when they are laid end to end: `lens.len() +
