@@ -22,10 +22,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use super::basic::tabulate;
 use super::filter::pack_with;
 use super::radix::integer_sort_by_key;
-use super::sort::Ptr;
 use super::split::{
     advise_huge_pages, block_target, bucket_offsets, map_blocks, run, run_segments, scatter_blocks,
-    starts_of, Align, Blocks, Grain,
+    starts_of, Align, Blocks, Grain, Ptr,
 };
 use crate::ForkJoin;
 
@@ -492,7 +491,7 @@ where
     let bytes = n.saturating_mul(std::mem::size_of::<T>().max(1));
     let bits = (bytes / BUCKET_BYTES).max(2).ilog2().min(MAX_GROUP_BITS);
     let nbuckets = 1usize << bits;
-    let bucket = |x: &T| (FastState.hash_one(x) >> (64 - bits)) as usize;
+    let bucket = move |x: &T| (FastState.hash_one(x) >> (64 - bits)) as usize;
     let p = ctx.num_threads();
     let blocks = Blocks::new(n, block_target(n, p, 1 << 14), Align::NONE);
     let nb = blocks.count();
@@ -512,11 +511,12 @@ where
         &blocks,
         &counts,
         &offsets,
-        &|i| (bucket(&v[i]), i),
-        // SAFETY: `slot` is element `i`'s own slot in `0..n`, given once
-        // (`scatter_blocks`' guarantee, which also catches a `Hash` that changed between
-        // the passes), and `n` is the capacity.
-        &|slot, i| unsafe { dst.get().add(slot).write(v[i].clone()) },
+        dst,
+        move |i| (bucket(&v[i]), i),
+        // SAFETY: `at` is element `i`'s own slot in `0..n`, given once (`scatter_blocks`'
+        // guarantee, which also catches a `Hash` that changed between the passes), and
+        // `n` is the capacity.
+        move |at: *mut T, i| unsafe { at.write(v[i].clone()) },
     );
     // SAFETY: `scatter_blocks` returned normally, so every block wrote all its elements,
     // and the blocks' slots cover `0..n`. (Had a `clone` panicked, `grouped` would have been

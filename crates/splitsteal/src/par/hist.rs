@@ -3,8 +3,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::basic::tabulate;
-use super::sort::Ptr;
-use super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
+use super::split::{block_target, map_blocks, run, Align, Blocks, Grain, Ptr};
 use crate::ForkJoin;
 
 const SEQ_HIST: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 12 };
@@ -147,14 +146,15 @@ where
         &blocks,
         &counts,
         &offsets,
-        &|i| {
+        dst,
+        move |i| {
             let k = key(&v[i]);
             (range_of(k), k as u32)
         },
-        // SAFETY: `slot` is this key's own slot in `0..n`, given once (`scatter_blocks`'
+        // SAFETY: `at` is this key's own slot in `0..n`, given once (`scatter_blocks`'
         // guarantee, which also catches a key that changed between the passes), and `n`
         // is the capacity.
-        &|slot, k| unsafe { dst.get().add(slot).write(k) },
+        |at: *mut u32, k| unsafe { at.write(k) },
     );
     // SAFETY: `scatter_blocks` returned normally, so every block wrote exactly its counts,
     // and the (block, range) intervals cover `0..n`; `u32` needs no drop.

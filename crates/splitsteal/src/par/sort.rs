@@ -25,6 +25,7 @@ use std::mem::{self, ManuallyDrop};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
+use super::split::Ptr;
 use crate::ForkJoin;
 
 mod presorted;
@@ -160,37 +161,6 @@ where
     F: Fn(&T) -> K + Sync,
 {
     sort_unstable_by(ctx, v, |a, b| key(a).cmp(&key(b)))
-}
-
-/// A raw pointer that may cross threads: the sort hands disjoint ranges to its tasks.
-pub(crate) struct Ptr<T>(pub *mut T);
-
-impl<T> Clone for Ptr<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for Ptr<T> {}
-// SAFETY: a `Ptr` is only dereferenced by the one task that owns the range it points
-// into; moving that access to another thread is moving `T`s, which `T: Send` allows.
-unsafe impl<T: Send> Send for Ptr<T> {}
-// SAFETY: as above; tasks share a `Ptr` only to derive pointers to disjoint ranges.
-unsafe impl<T: Send> Sync for Ptr<T> {}
-
-impl<T> Ptr<T> {
-    /// The pointer (a method, so closures capture the whole `Ptr`, not its field).
-    #[inline(always)]
-    pub fn get(self) -> *mut T {
-        self.0
-    }
-
-    /// # Safety
-    /// As `pointer::add`.
-    #[inline]
-    pub unsafe fn add(self, k: usize) -> Self {
-        // SAFETY: forwarded to the caller.
-        Ptr(unsafe { self.0.add(k) })
-    }
 }
 
 /// `ctx.join(a, b)`, for code whose invariants need every branch to have run: if the join

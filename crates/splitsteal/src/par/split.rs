@@ -377,6 +377,38 @@ fn seg_rec<C, P, L>(
     );
 }
 
+/// A raw pointer that may cross threads: sorts and scatters hand disjoint ranges of one
+/// buffer to their tasks.
+pub(crate) struct Ptr<T>(pub *mut T);
+
+impl<T> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Ptr<T> {}
+// SAFETY: a `Ptr` is only dereferenced by the one task that owns the range it points
+// into; moving that access to another thread is moving `T`s, which `T: Send` allows.
+unsafe impl<T: Send> Send for Ptr<T> {}
+// SAFETY: as above; tasks share a `Ptr` only to derive pointers to disjoint ranges.
+unsafe impl<T: Send> Sync for Ptr<T> {}
+
+impl<T> Ptr<T> {
+    /// The pointer (a method, so closures capture the whole `Ptr`, not its field).
+    #[inline(always)]
+    pub fn get(self) -> *mut T {
+        self.0
+    }
+
+    /// # Safety
+    /// As `pointer::add`.
+    #[inline]
+    pub unsafe fn add(self, k: usize) -> Self {
+        // SAFETY: forwarded to the caller.
+        Ptr(unsafe { self.0.add(k) })
+    }
+}
+
 /// A blocking of `n` indices for two-pass algorithms (scan, filter, radix sort): blocks
 /// start at boundaries of `align` (morsel-aligned), hold about `target` indices each, and
 /// there are few enough of them to scan their summaries sequentially.
@@ -476,27 +508,42 @@ pub(crate) fn bucket_offsets(counts: &[Vec<usize>], k: usize) -> (Vec<Vec<usize>
 
 /// The scatter of a counting sort over blocks, with the layout of [`bucket_offsets`]:
 /// for every element index `i` of every block, in parallel, `elem(i)` gives its bucket
-/// and what to write, and `write(slot, x)` stores it at the next slot of that block's
-/// part of the bucket.
+/// and what to write, and `write(at, x)` stores it at `at`, the next slot of that block's
+/// part of the bucket in `dst`.
 ///
-/// Guarantee `write` may rely on: every `slot` lies in `offsets[b][j]..offsets[b][j] +
-/// counts[b][j]` for the block `b` and bucket `j` it came from, so (with offsets from
-/// `bucket_offsets(counts)`) slots are below the total and no slot is given twice. An
-/// element whose bucket differs from the counting pass's (a key or `Hash` that is not a
-/// pure function) would overrun its part: that panics instead.
-pub(crate) fn scatter_blocks<C, X, E, W>(
+/// Guarantee `write` may rely on: `at` is `dst + slot` for a `slot` in
+/// `offsets[b][j]..offsets[b][j] + counts[b][j]`, for the block `b` and bucket `j` it came
+/// from, so (with offsets from `bucket_offsets(counts)`) slots are below the total and no
+/// slot is given twice. An element whose bucket differs from the counting pass's (a key or
+/// `Hash` that is not a pure function) would overrun its part: that panics instead.
+///
+/// Two things make the loop fast, and both were measured on 10^7 `u32` keys into 256
+/// buckets, 2 threads (integer sort of PBBS's randomSeq_10M_int, the scatter alone): 27 ms
+/// before, 12–16 after, where ParlayLib's whole counting sort takes about 11.
+/// - Each write prefetches the cache line one line past it, so the next writes to the
+///   bucket find their line already fetched, as ParlayLib's `seq_write_` does. With 256
+///   streams per thread the hardware prefetcher does not follow them.
+/// - `elem` and `write` are copied into each block's task (hence `Copy`). Reached through
+///   a shared reference, their captures had to be reloaded after every store (the
+///   compiler cannot tell the stores do not hit them), and with a dozen loads an element
+///   the prefetch gained nothing.
+pub(crate) fn scatter_blocks<C, D, X, E, W>(
     ctx: &mut C,
     blocks: &Blocks,
     counts: &[Vec<usize>],
     offsets: &[Vec<usize>],
-    elem: &E,
-    write: &W,
+    dst: Ptr<D>,
+    elem: E,
+    write: W,
 ) where
     C: ForkJoin,
-    E: Fn(usize) -> (usize, X) + Sync,
-    W: Fn(usize, X) + Sync,
+    D: Send,
+    E: Fn(usize) -> (usize, X) + Sync + Copy,
+    W: Fn(*mut D, X) + Sync + Copy,
 {
     map_blocks(ctx, blocks.count(), &|b| {
+        // Local copies: their addresses never escape, so their captures stay in registers.
+        let (elem, write, dst) = (elem, write, dst.get());
         let mut next = offsets[b].clone();
         let end: Vec<usize> = next.iter().zip(&counts[b]).map(|(o, c)| o + c).collect();
         for i in blocks.range(b) {
@@ -507,9 +554,26 @@ pub(crate) fn scatter_blocks<C, X, E, W>(
                 "an element's bucket changed between the counting pass and the scatter"
             );
             next[j] = slot + 1;
-            write(slot, x);
+            let at = dst.wrapping_add(slot);
+            prefetch_line_after(at);
+            write(at, x);
         }
     });
+}
+
+/// Hints the processor to fetch the cache line 64 bytes past `p` (ignored where the
+/// target has no stable prefetch instruction in Rust). Never faults, whatever `p` is.
+#[inline(always)]
+fn prefetch_line_after<D>(p: *mut D) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is a hint with no architectural effect: it does not fault on
+        // any address and reads or writes nothing the program can observe.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((p as *const i8).wrapping_add(64)) };
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = p;
 }
 
 /// Where each of a sequence of pieces starts when they are laid end to end: `lens.len() +
@@ -676,17 +740,24 @@ mod tests {
             .collect();
         let (offsets, starts) = bucket_offsets(&counts, k);
         assert_eq!(starts[k], v.len());
-        let out: Vec<AtomicUsize> = (0..v.len()).map(|_| AtomicUsize::new(usize::MAX)).collect();
+        let mut out: Vec<AtomicUsize> =
+            (0..v.len()).map(|_| AtomicUsize::new(usize::MAX)).collect();
         let ctx = &mut Threads::new();
+        let dst = Ptr(out.as_mut_ptr());
+        let (v, out_ref) = (&v[..], &out[..]);
         scatter_blocks(
             ctx,
             &blocks,
             &counts,
             &offsets,
-            &|i| (v[i] as usize % k, i),
-            &|s, i| {
+            dst,
+            move |i| (v[i] as usize % k, i),
+            |at: *mut AtomicUsize, i| {
+                // The slot `at` points to, checked to lie in `out` before it is used.
+                let s = (at as usize).wrapping_sub(dst.get() as usize) / size_of::<AtomicUsize>();
+                assert!(s < v.len() && dst.get().wrapping_add(s) == at);
                 // Each slot exactly once.
-                assert_eq!(out[s].swap(i, Ordering::Relaxed), usize::MAX);
+                assert_eq!(out_ref[s].swap(i, Ordering::Relaxed), usize::MAX);
             },
         );
         let got: Vec<usize> = out.iter().map(|s| s.load(Ordering::Relaxed)).collect();
@@ -701,8 +772,9 @@ mod tests {
                 &blocks,
                 &counts,
                 &offsets,
-                &|i| (moved(i), ()),
-                &|_, ()| {},
+                dst,
+                move |i| (moved(i), ()),
+                |_, ()| {},
             )
         }));
         assert!(r.is_err());
