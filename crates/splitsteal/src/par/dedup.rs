@@ -23,8 +23,8 @@ use super::basic::tabulate;
 use super::filter::pack_with;
 use super::radix::integer_sort_by_key;
 use super::split::{
-    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, run_segments, scatter_blocks,
-    starts_of, Align, Blocks, Grain, Ptr,
+    advise_huge_pages, block_target, bucket_offsets, count_blocks, run, run_segments,
+    scatter_blocks, starts_of, Align, Blocks, Grain, Ptr,
 };
 use crate::ForkJoin;
 
@@ -495,14 +495,7 @@ where
     let bucket = move |x: &T| (spread(x) >> (64 - bits)) as usize;
     let p = ctx.num_threads();
     let blocks = Blocks::new(n, block_target(n, p, 1 << 14), Align::NONE);
-    let nb = blocks.count();
-    let counts: Vec<Vec<usize>> = map_blocks(ctx, nb, &|b| {
-        let mut c = vec![0usize; nbuckets];
-        for x in &v[blocks.range(b)] {
-            c[bucket(x)] += 1;
-        }
-        c
-    });
+    let counts = count_blocks(ctx, &blocks, nbuckets, move |i| bucket(&v[i]));
     let (offsets, starts) = bucket_offsets(&counts, nbuckets);
     let mut grouped: Vec<T> = Vec::with_capacity(n);
     advise_huge_pages(&mut grouped);

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::basic::tabulate;
-use super::split::{block_target, map_blocks, run, Align, Blocks, Grain, Ptr};
+use super::split::{block_target, count_blocks, map_blocks, run, Align, Blocks, Grain, Ptr};
 use crate::ForkJoin;
 
 const SEQ_HIST: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 12 };
@@ -123,15 +123,8 @@ where
     let ranges = buckets.div_ceil(RANGE_BUCKETS);
     let range_of = |k: usize| k / RANGE_BUCKETS;
     let blocks = Blocks::new(n, block_target(n, p, SEQ_HIST), Align::NONE);
-    let nb = blocks.count();
     // Pass 1: per block, the number of keys in each range.
-    let counts: Vec<Vec<usize>> = map_blocks(ctx, nb, &|b| {
-        let mut c = vec![0usize; ranges];
-        for x in &v[blocks.range(b)] {
-            c[range_of(key(x))] += 1;
-        }
-        c
-    });
+    let counts = count_blocks(ctx, &blocks, ranges, move |i| range_of(key(&v[i])));
     // Range r's keys of block b go after those of every lower range and of the lower
     // blocks in range r.
     let (offsets, bounds) = super::split::bucket_offsets(&counts, ranges);

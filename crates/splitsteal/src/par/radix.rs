@@ -31,7 +31,7 @@ use std::ptr;
 use super::basic::map_reduce;
 use super::sort::{join_or_fix, CopyOnDrop};
 use super::split::{
-    advise_huge_pages, block_target, bucket_offsets, map_blocks, run, scatter_blocks, Align,
+    advise_huge_pages, block_target, bucket_offsets, count_blocks, run, scatter_blocks, Align,
     Blocks, Grain, Ptr,
 };
 use crate::ForkJoin;
@@ -215,18 +215,9 @@ unsafe fn rec<C, T, K>(
     };
     let p = ctx.num_threads();
     let blocks = Blocks::new(n, block_target(n, p, 1 << 14), Align::NONE);
-    let nb = blocks.count();
-    let counts: Vec<Vec<usize>> = map_blocks(ctx, nb, &|b| {
-        let mut c = vec![0usize; radix];
-        // Local copies of the digit function and the source, as `scatter_blocks` takes
-        // (stores into `c` may alias what the captures point to, as far as the compiler
-        // knows). Traced at 2 threads on 10^7 keys, the pass took 7 ms with them, 9 without.
-        let (digit, src) = (digit, cur.get());
-        for i in blocks.range(b) {
-            // SAFETY: `i < n`; the elements at `cur` are only read during this pass.
-            c[digit(unsafe { &*src.add(i) })] += 1;
-        }
-        c
+    let counts = count_blocks(ctx, &blocks, radix, move |i| {
+        // SAFETY: `i < n`; the elements at `cur` are only read during this pass.
+        digit(unsafe { &*cur.get().add(i) })
     });
     // If every key has the same top digit, the pass would be a copy: go straight to the
     // next digit.

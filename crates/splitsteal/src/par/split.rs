@@ -486,6 +486,33 @@ where
         .collect()
 }
 
+/// The counting pass of a bucket sort: for each block (in parallel), how many of its
+/// indices `i` go to each of `k` buckets, `bucket_of(i)`: `counts[b][j]`, the input of
+/// [`bucket_offsets`] and [`scatter_blocks`].
+///
+/// `bucket_of` is copied into each block's task, as `scatter_blocks`' closures are: through
+/// a shared reference, the compiler must assume a store into the counts may change its
+/// captures (traced at 2 threads on 10^7 radix-sort keys: 9 ms for the pass, 7 with a copy).
+pub(crate) fn count_blocks<C, F>(
+    ctx: &mut C,
+    blocks: &Blocks,
+    k: usize,
+    bucket_of: F,
+) -> Vec<Vec<usize>>
+where
+    C: ForkJoin,
+    F: Fn(usize) -> usize + Sync + Copy,
+{
+    map_blocks(ctx, blocks.count(), &|b| {
+        let local = bucket_of; // the copy (see above)
+        let mut c = vec![0usize; k];
+        for i in blocks.range(b) {
+            c[local(i)] += 1;
+        }
+        c
+    })
+}
+
 /// The scan of a counting pass over blocks: given `counts[b][j]`, the number of block
 /// `b`'s elements that go to bucket `j` (of `k`), returns where each block's part of each
 /// bucket starts (`offsets[b][j]`) and where each bucket starts (`starts`, `k + 1` long,
