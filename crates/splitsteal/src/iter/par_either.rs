@@ -53,13 +53,18 @@ where
 /// use splitsteal::iter::Either;
 /// use splitsteal::prelude::*;
 ///
-/// let v = vec![1, 2, 3];
-/// let it: Either<_, splitsteal::iter::Rev<_>> = Either::Left(v.par_iter());
-/// let pairs: Vec<(usize, &i32)> = it.enumerate().collect();
+/// fn forwards_or_back(v: &[i32], back: bool) -> impl IndexedParallelIterator<Item = &i32> {
+///     if back {
+///         Either::Right(v.par_iter().rev())
+///     } else {
+///         Either::Left(v.par_iter())
+///     }
+/// }
+/// let v = [1, 2, 3];
+/// let pairs: Vec<(usize, &i32)> = forwards_or_back(&v, false).enumerate().collect();
 /// assert_eq!(pairs, [(0, &1), (1, &2), (2, &3)]);
-/// let it: Either<splitsteal::slice::Iter<'_, i32>, _> = Either::Right(v.par_iter().rev());
-/// assert_eq!(it.len(), 3);
-/// assert_eq!(it.collect::<Vec<_>>(), [&3, &2, &1]);
+/// assert_eq!(forwards_or_back(&v, true).len(), 3);
+/// assert_eq!(forwards_or_back(&v, true).collect::<Vec<_>>(), [&3, &2, &1]);
 /// ```
 impl<L, R> IndexedParallelIterator for Either<L, R>
 where
