@@ -623,3 +623,337 @@ fn wide_integer_ranges_match_std() {
 fn a_128_bit_range_longer_than_usize_panics_with_a_message() {
     let _ = (0..u128::MAX).into_par_iter();
 }
+
+// ---- rayon's sources and adaptors for its own tests: split, walk_tree, MultiZip,
+// ---- Either, par_array_windows, Debug without Debug closures
+
+/// Halves a range down to single items.
+fn halve(r: std::ops::Range<usize>) -> (std::ops::Range<usize>, Option<std::ops::Range<usize>>) {
+    if r.len() < 2 {
+        return (r, None);
+    }
+    let mid = r.start + r.len() / 2;
+    (r.start..mid, Some(mid..r.end))
+}
+
+#[test]
+fn split_yields_every_part_once_in_order() {
+    use splitsteal::iter::split;
+    everywhere(|| {
+        for &n in SIZES {
+            // The pieces tile 0..n in order, with no gap or overlap.
+            let pieces: Vec<std::ops::Range<usize>> = split(0..n, halve).collect();
+            let mut next = 0;
+            for p in &pieces {
+                assert_eq!(p.start, next, "pieces of 0..{n}: {pieces:?}");
+                next = p.end;
+            }
+            assert_eq!(next, n);
+            // The run split it (every pool splits at least once), unless it cannot be.
+            assert!(
+                pieces.len() >= Ord::min(n, 2),
+                "0..{n} in {} pieces",
+                pieces.len()
+            );
+            // Each item once, through a flat_map over the pieces.
+            let items: Vec<usize> = split(0..n, halve).flat_map(|r| r).collect();
+            assert_eq!(items, (0..n).collect::<Vec<_>>());
+            // A splitter that refuses gives the data back whole, as one item.
+            let whole: Vec<std::ops::Range<usize>> = split(0..n, |r| (r, None)).collect();
+            assert_eq!(whole.len(), 1);
+            assert_eq!(whole[0], 0..n);
+        }
+    });
+}
+
+/// A tree as children lists: node 0 is the root.
+fn tree_from(parent_of: impl Fn(usize) -> usize, n: usize) -> Vec<Vec<u32>> {
+    let mut kids = vec![Vec::new(); n];
+    for i in 1..n {
+        kids[parent_of(i)].push(i as u32);
+    }
+    kids
+}
+
+/// The test trees: heaps (complete binary), irregular degrees, a chain, and a caterpillar
+/// (a deep spine with a leaf on every spine node).
+fn test_trees() -> Vec<(String, Vec<Vec<u32>>)> {
+    let mut trees = Vec::new();
+    for &n in &[1usize, 2, 7, 97, 10_007] {
+        trees.push((format!("heap {n}"), tree_from(|i| (i - 1) / 2, n)));
+        let r = iter_common::data(n, u64::MAX);
+        // Each node hangs under a random earlier one.
+        trees.push((
+            format!("random {n}"),
+            tree_from(|i| (r[i] % i as u64) as usize, n),
+        ));
+    }
+    trees.push(("chain 1000".into(), tree_from(|i| i - 1, 1000)));
+    // Spine nodes are even; odd node 2k + 1 is a leaf under spine node 2k.
+    trees.push((
+        "caterpillar 40000".into(),
+        tree_from(|i| if i % 2 == 0 { i - 2 } else { i - 1 }, 40_000),
+    ));
+    trees
+}
+
+/// Sequential prefix and postfix orders (iterative, so the deep trees are fine).
+fn seq_prefix(kids: &[Vec<u32>]) -> Vec<u32> {
+    let (mut out, mut stack) = (Vec::new(), vec![0u32]);
+    while let Some(n) = stack.pop() {
+        out.push(n);
+        stack.extend(kids[n as usize].iter().rev());
+    }
+    out
+}
+
+fn seq_postfix(kids: &[Vec<u32>]) -> Vec<u32> {
+    let (mut out, mut stack) = (Vec::new(), vec![(0u32, 0usize)]);
+    while let Some(&mut (n, ref mut next)) = stack.last_mut() {
+        match kids[n as usize].get(*next) {
+            Some(&child) => {
+                *next += 1;
+                stack.push((child, 0));
+            }
+            None => {
+                out.push(n);
+                stack.pop();
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn walk_tree_prefix_and_postfix_collect_in_their_order() {
+    use splitsteal::iter::{walk_tree, walk_tree_postfix, walk_tree_prefix};
+    let trees = test_trees();
+    everywhere(|| {
+        for (name, kids) in &trees {
+            let children = |&n: &u32| kids[n as usize].iter().copied();
+            let want = seq_prefix(kids);
+            let got: Vec<u32> = walk_tree_prefix(0u32, children).collect();
+            assert_eq!(got, want, "prefix {name}");
+            // Order-keeping early exit sees the same order.
+            let last = *want.last().unwrap();
+            let first_odd = want.iter().copied().find(|n| n % 2 == 1);
+            assert_eq!(
+                walk_tree_prefix(0u32, children).find_first(|n| n % 2 == 1),
+                first_odd
+            );
+            assert_eq!(
+                walk_tree_prefix(0u32, children).find_last(|_| true),
+                Some(last)
+            );
+
+            let want = seq_postfix(kids);
+            let got: Vec<u32> = walk_tree_postfix(0u32, children).collect();
+            assert_eq!(got, want, "postfix {name}");
+            let first_odd = want.iter().copied().find(|n| n % 2 == 1);
+            assert_eq!(
+                walk_tree_postfix(0u32, children).find_first(|n| n % 2 == 1),
+                first_odd
+            );
+            assert_eq!(
+                walk_tree_postfix(0u32, children).find_any(|&n| n == 0),
+                Some(0)
+            );
+
+            // Any order: every node exactly once.
+            let mut all: Vec<u32> = walk_tree(0u32, children).collect();
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..kids.len() as u32).collect::<Vec<_>>(),
+                "walk_tree {name}"
+            );
+        }
+    });
+}
+
+#[test]
+fn multizip_is_as_long_as_the_shortest_and_pairs_positions() {
+    everywhere(|| {
+        for &n in SIZES {
+            let a: Vec<usize> = (0..n).collect();
+            let b: Vec<u64> = (0..n as u64 + 3).map(|x| x * 10).collect();
+            let short = n / 2;
+            // One member is the shortest in turn: the length is its length.
+            let z = (&a, &b, 0..short).into_par_iter();
+            assert_eq!(z.len(), short);
+            let got: Vec<(&usize, &u64, usize)> = z.collect();
+            let want: Vec<_> = a
+                .iter()
+                .zip(&b)
+                .zip(0..short)
+                .map(|((x, y), z)| (x, y, z))
+                .collect();
+            assert_eq!(got, want);
+            assert_eq!((&b, &a).into_par_iter().len(), n);
+            assert_eq!((0..n + 5, &b).into_par_iter().len(), n + 3);
+            assert_eq!(
+                (&a,).into_par_iter().collect::<Vec<_>>(),
+                a.iter().map(|x| (x,)).collect::<Vec<_>>()
+            );
+            // Indexed all the way: backwards, and split by enumerate's positions.
+            let got: Vec<(usize, u64, usize)> = (a.clone(), b.clone(), 0..n)
+                .into_par_iter()
+                .rev()
+                .with_max_len(3)
+                .collect();
+            let want: Vec<_> = (0..n).rev().map(|i| (i, i as u64 * 10, i)).collect();
+            assert_eq!(got, want);
+            // Twelve members, each a different length: the shortest is the last.
+            let twelve = (
+                0..n + 11,
+                0..n + 10,
+                0..n + 9,
+                0..n + 8,
+                0..n + 7,
+                0..n + 6,
+                0..n + 5,
+                0..n + 4,
+                0..n + 3,
+                0..n + 2,
+                0..n + 1,
+                0..n,
+            );
+            let z = twelve.into_par_iter();
+            assert_eq!(z.len(), n);
+            assert!(z
+                .enumerate()
+                .all(|(i, t)| t == (i, i, i, i, i, i, i, i, i, i, i, i)));
+            // By mutable reference, member by member and as a whole tuple.
+            let mut x = vec![0usize; n];
+            let mut y = vec![0u64; n + 1];
+            (&mut x, &mut y, &a).into_par_iter().for_each(|(x, y, &i)| {
+                *x = i + 1;
+                *y = i as u64 * 2;
+            });
+            assert!(x.iter().enumerate().all(|(i, &v)| v == i + 1));
+            assert!(y[..n].iter().enumerate().all(|(i, &v)| v == i as u64 * 2));
+            assert_eq!(y.get(n), Some(&0), "past the shortest is untouched");
+            let mut pair = (x, a.clone());
+            pair.par_iter_mut().for_each(|(p, q)| std::mem::swap(p, q));
+            assert_eq!(pair.0, a);
+            let sums: Vec<usize> = pair.par_iter().map(|(p, q)| p + q).collect();
+            assert_eq!(sums, (0..n).map(|i| 2 * i + 1).collect::<Vec<_>>());
+        }
+    });
+}
+
+#[test]
+fn either_runs_and_extends_the_side_it_holds() {
+    use splitsteal::iter::Either;
+    everywhere(|| {
+        for &n in SIZES {
+            let v: Vec<u32> = (0..n as u32).collect();
+            type E<'a> = Either<
+                splitsteal::slice::Iter<'a, u32>,
+                splitsteal::iter::Rev<splitsteal::slice::Iter<'a, u32>>,
+            >;
+            let left: E = Either::Left(v.par_iter());
+            assert_eq!(left.opt_len(), Some(n));
+            assert_eq!(left.collect::<Vec<_>>(), v.iter().collect::<Vec<_>>());
+            let right: E = Either::Right(v.par_iter().rev());
+            assert_eq!(right.len(), n);
+            let got: Vec<(usize, &u32)> = right.enumerate().with_max_len(2).collect();
+            assert_eq!(got, v.iter().rev().enumerate().collect::<Vec<_>>());
+            // Unindexed sides: no length, still each side's own items.
+            let odd = |x: &u32| x % 2 == 1;
+            let pick = |l: bool| {
+                if l {
+                    Either::Left(v.par_iter().copied().filter(odd))
+                } else {
+                    Either::Right(v.par_iter().map(|x| x * 3))
+                }
+            };
+            assert_eq!(pick(true).opt_len(), None);
+            let want: Vec<u32> = v.iter().copied().filter(odd).collect();
+            assert_eq!(pick(true).collect::<Vec<_>>(), want);
+            let want: Vec<u32> = v.iter().map(|x| x * 3).collect();
+            assert_eq!(pick(false).collect::<Vec<_>>(), want);
+            // par_extend goes to the held collection, in order for a Vec.
+            let mut target: Either<Vec<u32>, HashSet<u32>> = Either::Left(vec![7]);
+            target.par_extend(v.par_iter().copied());
+            let mut want = vec![7];
+            want.extend(&v);
+            assert_eq!(target, Either::Left(want));
+            let mut target: Either<Vec<u32>, HashSet<u32>> = Either::Right(HashSet::new());
+            target.par_extend(v.par_iter().map(|x| x % 5));
+            assert_eq!(target, Either::Right((0..Ord::min(n as u32, 5)).collect()));
+        }
+    });
+}
+
+#[test]
+fn par_array_windows_match_std_windows() {
+    fn check<const N: usize>(v: &[u64]) {
+        let want: Vec<&[u64]> = v.windows(N).collect();
+        let got: Vec<&[u64; N]> = v.par_array_windows::<N>().collect();
+        assert!(
+            got.iter().map(|w| &w[..]).eq(want.iter().copied()),
+            "N = {N}, len {}",
+            v.len()
+        );
+        assert_eq!(v.par_array_windows::<N>().len(), want.len());
+        // Indexed: backwards, and split into pieces of at most 2 windows.
+        let got: Vec<&[u64; N]> = v.par_array_windows::<N>().with_max_len(2).rev().collect();
+        assert!(got.iter().map(|w| &w[..]).eq(want.iter().rev().copied()));
+        let sums: Vec<u64> = v.par_array_windows::<N>().map(|w| w.iter().sum()).collect();
+        assert_eq!(
+            sums,
+            want.iter().map(|w| w.iter().sum()).collect::<Vec<u64>>()
+        );
+    }
+    everywhere(|| {
+        for &n in SIZES {
+            let v = iter_common::data(n, 1000);
+            check::<1>(&v);
+            check::<2>(&v);
+            check::<3>(&v);
+            check::<8>(&v);
+        }
+    });
+    let zero = catch_unwind(|| [1, 2, 3].par_array_windows::<0>().count());
+    assert!(zero.is_err(), "N = 0 must panic");
+}
+
+#[test]
+fn debug_shows_the_base_without_a_debug_closure() {
+    use splitsteal::iter::{split, walk_tree, walk_tree_postfix, walk_tree_prefix, Either};
+    let v = vec![10, 20];
+    let base = format!("{:?}", v.par_iter());
+    assert!(base.contains("10") && base.contains("20"), "{base}");
+    let shows_base = |what: &str, s: String| {
+        assert!(s.starts_with(what) && s.contains(&base), "{what}: {s}");
+    };
+    shows_base("Map", format!("{:?}", v.par_iter().map(|x| x + 1)));
+    shows_base(
+        "TakeAnyWhile",
+        format!("{:?}", v.par_iter().take_any_while(|_| true)),
+    );
+    shows_base(
+        "SkipAnyWhile",
+        format!("{:?}", v.par_iter().skip_any_while(|_| true)),
+    );
+    shows_base("TakeAny", format!("{:?}", v.par_iter().take_any(1)));
+    shows_base("SkipAny", format!("{:?}", v.par_iter().skip_any(1)));
+    shows_base(
+        "WhileSome",
+        format!("{:?}", v.par_iter().map(Some).while_some()),
+    );
+    shows_base("Flatten", format!("{:?}", v.par_iter().map(Some).flatten()));
+    shows_base("MultiZip", format!("{:?}", (&v, &v).into_par_iter()));
+    shows_base("Left", format!("{:?}", Either::<_, ()>::Left(v.par_iter())));
+    let s = format!("{:?}", split(3..9, |r| (r, None)));
+    assert!(s.starts_with("Split") && s.contains("3..9"), "{s}");
+    let s = format!("{:?}", walk_tree_prefix(77u32, |_| None));
+    assert!(s.starts_with("WalkTreePrefix") && s.contains("77"), "{s}");
+    let s = format!("{:?}", walk_tree_postfix(78u32, |_| None));
+    assert!(s.starts_with("WalkTreePostfix") && s.contains("78"), "{s}");
+    let s = format!("{:?}", walk_tree(79u32, |_| None));
+    assert!(s.starts_with("WalkTree") && s.contains("79"), "{s}");
+    let s = format!("{:?}", v.par_array_windows::<2>());
+    assert!(s.starts_with("ArrayWindows") && s.contains("20"), "{s}");
+}

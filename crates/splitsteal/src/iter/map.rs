@@ -6,10 +6,17 @@ use super::{IndexedParallelIterator, ParallelIterator};
 
 /// The iterator of [`ParallelIterator::map`].
 #[must_use = "iterator adaptors are lazy and do nothing unless consumed"]
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Map<I, F> {
     base: I,
     map_op: F,
+}
+
+/// Shows the base only: closures have no `Debug`, and rayon's `Map` prints none.
+impl<I: std::fmt::Debug, F> std::fmt::Debug for Map<I, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Map").field("base", &self.base).finish()
+    }
 }
 
 impl<I, F> Map<I, F> {

@@ -126,6 +126,20 @@ mod unzip;
 /// rayon re-exports it).
 pub use either::Either;
 
+// rayon's sources and adaptors that rayon's own tests use: `split`, the tree walks,
+// tuples zipped by `into_par_iter()`, `Either` as an iterator, `par_array_windows`.
+mod array_windows;
+mod multizip;
+mod par_either;
+mod splitter;
+mod walk_tree;
+
+pub use multizip::MultiZip;
+pub use splitter::{split, Split};
+pub use walk_tree::{
+    walk_tree, walk_tree_postfix, walk_tree_prefix, WalkTree, WalkTreePostfix, WalkTreePrefix,
+};
+
 use plumbing::{Consumer, ProducerCallback, UnindexedConsumer};
 
 /// A parallel iterator: a source of items that can be split across the pool's workers.

@@ -198,3 +198,5 @@ pub use super::slice_split::{
     ChunkBy, ChunkByMut, Split, SplitInclusive, SplitInclusiveMut, SplitMut,
 };
 pub use super::windows::Windows;
+
+pub use super::array_windows::ArrayWindows;

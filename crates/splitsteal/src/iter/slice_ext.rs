@@ -52,6 +52,22 @@ pub trait ParallelSlice<T: Sync> {
         Windows::new(window_size, self.as_parallel_slice())
     }
 
+    /// Every contiguous window of `N` items (they overlap), as `&[T; N]`, in order.
+    ///
+    /// # Panics
+    /// If `N` is 0.
+    ///
+    /// ```
+    /// use splitsteal::prelude::*;
+    ///
+    /// let windows: Vec<&[i32; 2]> = [1, 2, 3].par_array_windows().collect();
+    /// assert_eq!(windows, [&[1, 2], &[2, 3]]);
+    /// ```
+    #[track_caller]
+    fn par_array_windows<const N: usize>(&self) -> super::slice::ArrayWindows<'_, T, N> {
+        super::slice::ArrayWindows::new(self.as_parallel_slice())
+    }
+
     /// Non-overlapping chunks of `chunk_size` items, in order; the last may be shorter.
     ///
     /// # Panics

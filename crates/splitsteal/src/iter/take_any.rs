@@ -174,13 +174,24 @@ where
 }
 
 macro_rules! gated {
-    ($(#[$doc:meta])* $name:ident<I $(, $p:ident)?> { $($field:ident: $ty:ty),* }, |$this:ident| $gate:expr) => {
+    ($(#[$doc:meta])* $name:ident<I $(, $p:ident)?> { $($field:ident: $ty:ty),* }, |$this:ident| $gate:expr, $debug:ident) => {
         $(#[$doc])*
         #[must_use = "iterator adaptors are lazy and do nothing unless consumed"]
-        #[derive(Debug, Clone)]
+        #[derive(Clone)]
         pub struct $name<I $(, $p)?> {
             base: I,
             $($field: $ty),*
+        }
+
+        // The base and the count, never the predicate (closures have no `Debug`), as
+        // rayon prints them.
+        impl<I: std::fmt::Debug $(, $p)?> std::fmt::Debug for $name<I $(, $p)?> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let mut s = f.debug_struct(stringify!($name));
+                s.field("base", &self.base);
+                gated!(@$debug s, self);
+                s.finish()
+            }
         }
 
         impl<I $(, $p)?> $name<I $(, $p)?> {
@@ -207,25 +218,33 @@ macro_rules! gated {
             }
         }
     };
+    (@count $s:ident, $this:ident) => {{
+        $s.field("n", &$this.n);
+    }};
+    (@predicate $s:ident, $this:ident) => {};
 }
 
 gated! {
     /// The iterator of [`ParallelIterator::take_any`].
     TakeAny<I> { n: usize },
-    |this| TakeGate(AtomicUsize::new(this.n))
+    |this| TakeGate(AtomicUsize::new(this.n)),
+    count
 }
 gated! {
     /// The iterator of [`ParallelIterator::skip_any`].
     SkipAny<I> { n: usize },
-    |this| SkipGate(AtomicUsize::new(this.n))
+    |this| SkipGate(AtomicUsize::new(this.n)),
+    count
 }
 gated! {
     /// The iterator of [`ParallelIterator::take_any_while`].
     TakeAnyWhile<I, P> { predicate: P },
-    |this| TakeWhileGate { taking: AtomicBool::new(true), pred: this.predicate }
+    |this| TakeWhileGate { taking: AtomicBool::new(true), pred: this.predicate },
+    predicate
 }
 gated! {
     /// The iterator of [`ParallelIterator::skip_any_while`].
     SkipAnyWhile<I, P> { predicate: P },
-    |this| SkipWhileGate { skipping: AtomicBool::new(true), pred: this.predicate }
+    |this| SkipWhileGate { skipping: AtomicBool::new(true), pred: this.predicate },
+    predicate
 }
