@@ -70,6 +70,7 @@ pub use latency::{StartLatencies, TaskStart};
 pub use plan::Mailing;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
+    CustomSpawn, DefaultSpawn, ThreadSpawn,
     current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
     BuildError, Current, ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
 };
