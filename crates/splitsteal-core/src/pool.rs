@@ -329,7 +329,6 @@ impl<S> ThreadPoolBuilder<S> {
     pub const DEFAULT_HYBRID_BASE: Policy = Policy::ChaseLev;
     /// Default delay after an origin task starts before `hybrid` thieves may steal.
     pub const DEFAULT_STEAL_AFTER: Duration = Duration::from_micros(100);
-
 }
 
 impl ThreadPoolBuilder {
@@ -925,7 +924,6 @@ impl<S> ThreadPoolBuilder<S> {
         }
         Ok((registry, handles))
     }
-
 }
 
 impl<S: ThreadSpawn> ThreadPoolBuilder<S> {

@@ -437,9 +437,7 @@ impl Registry {
 
     /// The pool's counts since it was built; called with the book locked.
     fn raw_stats(&self, book: &StatsBook) -> Stats {
-        (0..self.workers.len()).fold(book.retired, |total, i| {
-            total + self.worker_stats(i, book)
-        })
+        (0..self.workers.len()).fold(book.retired, |total, i| total + self.worker_stats(i, book))
     }
 
     /// Counts since the last `reset_stats`.

@@ -289,9 +289,12 @@ impl WorkerThread {
         loop {
             if let Some(job) = self.info(self.index).broadcasts.pop() {
                 hybrid::run_in_range(self, WorkerRange::one(self.index), || self.execute(job));
-            } else if !(self.deque.hybrid().is_some() && hybrid::run_mail(self))
-                && !self.run_local()
-            {
+                continue;
+            }
+            if self.deque.hybrid().is_some() && hybrid::run_mail(self) {
+                continue;
+            }
+            if !self.run_local() {
                 return;
             }
         }

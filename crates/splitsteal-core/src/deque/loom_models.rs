@@ -22,8 +22,8 @@
 
 use std::num::NonZeroUsize;
 
-use loom::thread;
 use crate::deque::{Abp, ChaseLev, Exposure, Owner, Split, Steal, Stealer};
+use loom::thread;
 
 /// Preemption bound of the bounded models (see the module doc).
 const PREEMPTIONS: usize = 3;
