@@ -93,7 +93,9 @@ pub(crate) fn install_handler(signo: c_int) -> Result<(), String> {
 extern "C" fn on_exposure_signal(_signo: c_int) {
     // A `const`-initialized thread-local without destructor: reading it is a plain
     // TLS-relative load, async-signal-safe.
-    let worker = WorkerThread::current();
+    // The current worker, or a borrowed one whose thread runs its own code
+    // (`use_current_thread`).
+    let worker = WorkerThread::signal_target();
     if !worker.is_null() {
         // SAFETY: the pointer is cleared before the worker is dropped, on this same thread,
         // so a non-null value points to the live worker this signal interrupted.

@@ -18,7 +18,7 @@ use crate::hybrid::{self, HybridLocal};
 use crate::job::StackJob;
 use crate::latch::JoinLatch;
 use crate::local::{AnyOwned, OwnDeque, Owned};
-use crate::worker::WorkerThread;
+use crate::worker::{Entered, WorkerThread};
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
 ///
@@ -49,11 +49,26 @@ where
 {
     let worker = WorkerThread::current();
     if worker.is_null() {
-        return crate::pool::global_registry()
-            .in_worker(|worker| join_on(worker, |_| a(), |_| b()));
+        return join_outside(a, b);
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
     join_on(unsafe { &*worker }, |_| a(), |_| b())
+}
+
+/// [`join`] on a thread that is no pool's current worker: on its borrowed worker if it has
+/// one (`use_current_thread`), else on the global pool.
+#[cold]
+fn join_outside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    if let Some(_entered) = Entered::borrowed() {
+        return join(a, b);
+    }
+    crate::pool::global_registry().in_worker(|worker| join_on(worker, |_| a(), |_| b()))
 }
 
 /// What a closure of [`join_context`] learns about where it runs.
@@ -105,6 +120,10 @@ where
 {
     let worker = WorkerThread::current();
     if worker.is_null() {
+        if let Some(_entered) = Entered::borrowed() {
+            // This thread's borrowed worker (`use_current_thread`): a worker's join.
+            return join_context(a, b);
+        }
         return crate::pool::global_registry().in_worker(|worker| {
             join_on(
                 worker,

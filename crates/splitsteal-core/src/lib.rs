@@ -71,7 +71,8 @@ pub use plan::Mailing;
 pub use policy::{ParsePolicyError, Policy};
 pub use pool::{
     current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
-    BuildError, Current, ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
+    BuildError, Current, CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadPool,
+    ThreadPoolBuildError, ThreadPoolBuilder, ThreadSpawn,
 };
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};

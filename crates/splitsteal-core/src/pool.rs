@@ -23,10 +23,16 @@ use crate::stats::Stats;
 use crate::worker::{main_loop, WorkerThread};
 use crate::{exposure, Policy};
 
-/// The environment variable that sets the global pool's number of threads.
+/// The environment variable that sets a pool's number of threads when
+/// [`ThreadPoolBuilder::num_threads`] is not called (or is given 0); `0` means one per
+/// available CPU.
 pub const ENV_NUM_THREADS: &str = "SPLITSTEAL_NUM_THREADS";
-/// The environment variable that sets the global pool's policy.
+/// The environment variable that sets a pool's policy when [`ThreadPoolBuilder::policy`]
+/// is not called.
 pub const ENV_POLICY: &str = "SPLITSTEAL_POLICY";
+/// rayon's thread-count variable, read when [`ENV_NUM_THREADS`] is unset, so that a rayon
+/// program keeps its configuration.
+pub const ENV_RAYON_NUM_THREADS: &str = "RAYON_NUM_THREADS";
 
 /// The most worker threads a pool may have (see [`max_num_threads`]).
 pub const MAX_THREADS: usize = 1024;
@@ -67,6 +73,9 @@ pub enum BuildError {
     Spawn(std::io::Error),
     /// `build_global` was called after the global pool existed.
     GlobalAlreadyInitialized,
+    /// [`use_current_thread`](ThreadPoolBuilder::use_current_thread) on a thread that is
+    /// already a worker of a pool.
+    CurrentThreadAlreadyInPool,
 }
 
 impl fmt::Display for BuildError {
@@ -81,6 +90,9 @@ impl fmt::Display for BuildError {
             BuildError::GlobalAlreadyInitialized => {
                 f.write_str("the global thread pool has already been initialized")
             }
+            BuildError::CurrentThreadAlreadyInPool => f.write_str(
+                "use_current_thread: the current thread is already a worker of a thread pool",
+            ),
         }
     }
 }
@@ -125,10 +137,36 @@ impl std::error::Error for BuildError {
 /// As rayon's, the builder is neither `Send` nor `Sync`: it may hold a
 /// [`thread_name`](Self::thread_name) closure, which need not be. Its clones share that
 /// closure and its state.
+///
+/// The type parameter is how worker threads are started: [`DefaultSpawn`] (named `std`
+/// threads) unless [`spawn_handler`](Self::spawn_handler) sets another, as in rayon, so
+/// `ThreadPoolBuilder` names the builder that [`new`](Self::new) returns.
+///
+/// # The environment
+///
+/// As rayon's builder reads `RAYON_NUM_THREADS`, every builder reads its defaults from the
+/// environment when it builds a pool, the global pool's included: the number of threads
+/// from `SPLITSTEAL_NUM_THREADS` (else `RAYON_NUM_THREADS`) unless
+/// [`num_threads`](Self::num_threads) set a non-zero count, and the policy from
+/// `SPLITSTEAL_POLICY` unless [`policy`](Self::policy) set one. Unset or empty variables
+/// (and `0` threads) mean the default; an invalid value makes [`build`](Self::build) fail
+/// with [`BuildError::InvalidEnv`], which names the variable and the valid values (rayon
+/// ignores an invalid `RAYON_NUM_THREADS`).
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::{Policy, ThreadPoolBuilder};
+///
+/// // Explicit settings win over the environment.
+/// let pool = ThreadPoolBuilder::new().num_threads(3).policy(Policy::Abp).build().unwrap();
+/// assert_eq!((pool.current_num_threads(), pool.policy()), (3, Policy::Abp));
+/// ```
 #[derive(Debug, Clone)]
-pub struct ThreadPoolBuilder {
+pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     num_threads: usize,
-    policy: Policy,
+    /// `None`: `SPLITSTEAL_POLICY`, else the default.
+    policy: Option<Policy>,
+    use_current_thread: bool,
     signal: Option<c_int>,
     deque_capacity: usize,
     morsel_bytes: usize,
@@ -141,18 +179,56 @@ pub struct ThreadPoolBuilder {
     pin_threads: bool,
     stack_size: Option<usize>,
     thread_name: Option<ThreadNamer>,
-    spawn_handler: Option<SpawnHandler>,
+    spawn_handler: S,
     handlers: Handlers,
 }
 
-/// The [`ThreadPoolBuilder::spawn_handler`] closure, shared by the builder's clones; called
-/// on the building thread only.
-#[derive(Clone)]
-struct SpawnHandler(Rc<RefCell<dyn FnMut(ThreadBuilder) -> io::Result<()>>>);
+/// How a [`ThreadPoolBuilder`] starts its worker threads. Implemented by [`DefaultSpawn`]
+/// and [`CustomSpawn`] only (the builder's [`spawn_handler`](ThreadPoolBuilder::spawn_handler)
+/// is the way to start threads differently), as rayon's.
+pub trait ThreadSpawn: private::Sealed {
+    /// Runs `thread` on a new thread; returns its handle if the pool may join it at drop.
+    #[doc(hidden)]
+    fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<Option<JoinHandle<()>>>;
+}
 
-impl fmt::Debug for SpawnHandler {
+mod private {
+    pub trait Sealed {}
+}
+
+/// The default way to start workers: named `std` threads of the
+/// [`stack_size`](ThreadPoolBuilder::stack_size) asked, joined when the pool is dropped.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultSpawn;
+
+impl private::Sealed for DefaultSpawn {}
+
+impl ThreadSpawn for DefaultSpawn {
+    fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<Option<JoinHandle<()>>> {
+        thread.std_builder().spawn(move || thread.run()).map(Some)
+    }
+}
+
+/// A [`ThreadPoolBuilder::spawn_handler`] closure. It is called only while the pool is
+/// built, so it may borrow (`F` need not be `'static`).
+#[derive(Clone)]
+pub struct CustomSpawn<F>(F);
+
+impl<F> fmt::Debug for CustomSpawn<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&Closure, f)
+        f.debug_tuple("CustomSpawn").field(&Closure).finish()
+    }
+}
+
+impl<F> private::Sealed for CustomSpawn<F> {}
+
+impl<F> ThreadSpawn for CustomSpawn<F>
+where
+    F: FnMut(ThreadBuilder) -> io::Result<()>,
+{
+    fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<Option<JoinHandle<()>>> {
+        (self.0)(thread)?;
+        Ok(None)
     }
 }
 
@@ -243,7 +319,7 @@ impl Default for ThreadPoolBuilder {
     }
 }
 
-impl ThreadPoolBuilder {
+impl<S> ThreadPoolBuilder<S> {
     /// Default deque capacity (fixed for `abp` and the split deques, initial for
     /// `chase-lev`). A join whose deque is full runs inline.
     pub const DEFAULT_DEQUE_CAPACITY: usize = 4096;
@@ -253,12 +329,16 @@ impl ThreadPoolBuilder {
     pub const DEFAULT_HYBRID_BASE: Policy = Policy::ChaseLev;
     /// Default delay after an origin task starts before `hybrid` thieves may steal.
     pub const DEFAULT_STEAL_AFTER: Duration = Duration::from_micros(100);
+}
 
-    /// A builder with defaults: one thread per available CPU, [`Policy::default`].
+impl ThreadPoolBuilder {
+    /// A builder with defaults: one thread per available CPU and [`Policy::default`],
+    /// unless the environment says otherwise (see [the environment](Self#the-environment)).
     pub fn new() -> Self {
         ThreadPoolBuilder {
             num_threads: 0,
-            policy: Policy::default(),
+            policy: None,
+            use_current_thread: false,
             signal: None,
             deque_capacity: Self::DEFAULT_DEQUE_CAPACITY,
             morsel_bytes: DEFAULT_MORSEL_BYTES,
@@ -271,63 +351,88 @@ impl ThreadPoolBuilder {
             pin_threads: false,
             stack_size: None,
             thread_name: None,
-            spawn_handler: None,
+            spawn_handler: DefaultSpawn,
             handlers: Handlers::default(),
         }
     }
 
-    /// A builder configured from `SPLITSTEAL_NUM_THREADS` and `SPLITSTEAL_POLICY` (unset
-    /// or empty: the default); an invalid value is an error naming the variable.
+    /// [`new`](Self::new), after checking the environment it reads
+    /// (`SPLITSTEAL_NUM_THREADS`, `RAYON_NUM_THREADS`, `SPLITSTEAL_POLICY`): an invalid value
+    /// is reported now, as the [`BuildError`] that [`build`](Self::build) would return.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;
-    /// // With neither variable set, this is `ThreadPoolBuilder::new()`.
+    /// // With none of the variables set, this is `ThreadPoolBuilder::new()`.
     /// let builder = splitsteal::ThreadPoolBuilder::from_env().unwrap();
     /// ```
     pub fn from_env() -> Result<Self, BuildError> {
-        let mut builder = ThreadPoolBuilder::new();
-        if let Some(value) = env_value(ENV_NUM_THREADS) {
-            let n = value
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| BuildError::InvalidEnv {
-                    var: ENV_NUM_THREADS,
-                    value: value.clone(),
-                    reason: format!(
-                        "expected a number of threads from 0 (automatic) to {MAX_THREADS}"
-                    ),
-                })?;
-            if n > MAX_THREADS {
-                return Err(BuildError::InvalidEnv {
-                    var: ENV_NUM_THREADS,
-                    value,
-                    reason: format!("at most {MAX_THREADS} threads"),
-                });
-            }
-            builder = builder.num_threads(n);
-        }
-        if let Some(value) = env_value(ENV_POLICY) {
-            let policy = value
-                .parse::<Policy>()
-                .map_err(|e| BuildError::InvalidEnv {
-                    var: ENV_POLICY,
-                    value: value.clone(),
-                    reason: e.to_string(),
-                })?;
-            builder = builder.policy(policy);
-        }
-        Ok(builder)
+        env_num_threads()?;
+        env_policy()?;
+        Ok(ThreadPoolBuilder::new())
     }
 
-    /// The number of worker threads; 0 (the default) means one per available CPU.
+    /// Builds a pool whose workers are scoped threads, each running `wrapper` (which must
+    /// call [`ThreadBuilder::run`]), calls `with_pool` with it, then drops the pool and
+    /// waits for every worker thread to exit before returning `with_pool`'s result. The
+    /// threads may borrow from the caller's stack (through `wrapper`), as with
+    /// `std::thread::scope`. A panic in `with_pool` propagates, after the threads have
+    /// exited.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// let started = AtomicUsize::new(0); // borrowed by the workers, not 'static
+    /// let sum = splitsteal::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .build_scoped(
+    ///         |thread| {
+    ///             started.fetch_add(1, Ordering::Relaxed);
+    ///             thread.run()
+    ///         },
+    ///         |pool| pool.install(|| splitsteal::join(|| 1 + 2, || 3 + 4)),
+    ///     )
+    ///     .unwrap();
+    /// assert_eq!(sum, (3, 7));
+    /// assert_eq!(started.load(Ordering::Relaxed), 2);
+    /// ```
+    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, BuildError>
+    where
+        W: Fn(ThreadBuilder) + Sync,
+        F: FnOnce(&ThreadPool) -> R,
+    {
+        let wrapper = &wrapper;
+        thread::scope(|scope| {
+            let (registry, _) = self.build_registry_with(|thread| {
+                // The scope joins the thread; no handle is kept.
+                thread
+                    .std_builder()
+                    .spawn_scoped(scope, move || wrapper(thread))?;
+                Ok(None)
+            })?;
+            let pool = ThreadPool {
+                registry,
+                handles: Vec::new(),
+            };
+            // On return or unwind the pool is dropped first, so the workers stop and the
+            // scope's join of them ends.
+            Ok(with_pool(&pool))
+        })
+    }
+}
+
+impl<S> ThreadPoolBuilder<S> {
+    /// The number of worker threads. 0 (the default) means `SPLITSTEAL_NUM_THREADS`, else
+    /// `RAYON_NUM_THREADS`, else one per available CPU (see
+    /// [the environment](Self#the-environment)).
     pub fn num_threads(mut self, n: usize) -> Self {
         self.num_threads = n;
         self
     }
 
-    /// The scheduling policy.
+    /// The scheduling policy (default: `SPLITSTEAL_POLICY`, else [`Policy::default`]).
     pub fn policy(mut self, policy: Policy) -> Self {
-        self.policy = policy;
+        self.policy = Some(policy);
         self
     }
 
@@ -400,6 +505,53 @@ impl ThreadPoolBuilder {
     /// keeps a worker from moving away from a busy CPU.
     pub fn pin_threads(mut self, pin: bool) -> Self {
         self.pin_threads = pin;
+        self
+    }
+
+    /// Makes the thread that calls [`build`](ThreadPoolBuilder::build) worker 0 of the
+    /// pool, as rayon's `use_current_thread`: the other workers are spawned, and the calling
+    /// thread joins them whenever it calls into the pool (`install`, `join`, `scope`,
+    /// `broadcast`, `yield_now`, ...): it runs the operation as worker 0, with its tasks
+    /// stealable by the others, and runs their work while it waits. Between such calls it
+    /// runs its own code and does not look for work: a job spawned into the pool from
+    /// elsewhere runs on the other workers (or, with one thread, when this thread next
+    /// blocks on the pool or yields to it). The start and exit handlers do not run for it
+    /// (the pool does not manage that thread), and it keeps its name.
+    ///
+    /// The thread stops being a worker when the pool is dropped on it (once the operation
+    /// of the pool it is running, if any, returns), when it exits, or, if the pool is
+    /// dropped on another thread, when it next calls a pool after the pool has stopped.
+    /// (rayon instead leaks the pool and keeps the thread its worker.) A thread can be a
+    /// worker of one pool at a time: `build` fails with
+    /// [`BuildError::CurrentThreadAlreadyInPool`] otherwise.
+    ///
+    /// Every policy supports it. Under the signal policies the thread answers exposure
+    /// signals as any worker does, and it asks the others for work by posting poll
+    /// requests instead of signalling them (its thread may leave while theirs run, so the
+    /// others must not wait for it at exit, which they do for threads that may signal
+    /// them); a signal sent to it as it leaves is fenced off. Under `hybrid`, mail for
+    /// worker 0 waits until the thread next blocks on the pool or leaves it (nothing waits
+    /// on it: a mailed task is also in its sender's deque).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::ThreadPoolBuilder;
+    ///
+    /// let me = std::thread::current().id();
+    /// let pool = ThreadPoolBuilder::new().num_threads(2).use_current_thread().build().unwrap();
+    /// assert_eq!(splitsteal::current_thread_index(), Some(0)); // this thread is worker 0
+    /// // `install` runs here, on worker 0, and its joins are shared with worker 1.
+    /// let (on_me, sum) = pool.install(|| {
+    ///     let (a, b) = splitsteal::join(|| 1 + 2, || 3 + 4);
+    ///     (std::thread::current().id() == me, a + b)
+    /// });
+    /// assert!(on_me);
+    /// assert_eq!(sum, 10);
+    /// drop(pool);
+    /// assert_eq!(splitsteal::current_thread_index(), None); // no longer a worker
+    /// ```
+    pub fn use_current_thread(mut self) -> Self {
+        self.use_current_thread = true;
         self
     }
 
@@ -545,17 +697,19 @@ impl ThreadPoolBuilder {
     /// Sets how the worker threads are started: `spawn` is called once per worker, in index
     /// order, on the building thread, with a [`ThreadBuilder`] that it must
     /// [`run`](ThreadBuilder::run) on a new thread (a thread of its own making, a pool's, a
-    /// platform's). An error it returns makes [`build`](Self::build) fail with it, after
-    /// stopping the workers already started.
+    /// platform's). An error it returns makes [`build`](ThreadPoolBuilder::build) fail with
+    /// it, after stopping the workers already started.
     ///
-    /// `build` returns once every worker runs (the signal policies may only signal started
-    /// threads): a `ThreadBuilder` dropped without being run makes `build` fail instead of
-    /// waiting. Dropping a pool built this way does not join its threads (there are no
-    /// handles to join), as in rayon. Unlike rayon's, the closure must be `'static`
-    /// (borrowing spawners: [`build_scoped`](Self::build_scoped)).
+    /// The closure is called only during `build`, so it may borrow, as rayon's: push the
+    /// threads' handles into a local `Vec`, or spawn scoped threads and build inside the
+    /// scope. `build` returns once every worker runs (the signal policies may only signal
+    /// started threads): a `ThreadBuilder` dropped without being run makes `build` fail
+    /// instead of waiting. Dropping a pool built this way does not join its threads (there
+    /// are no handles to join), as in rayon.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;
+    /// let mut handles = Vec::new(); // borrowed by the handler
     /// let pool = splitsteal::ThreadPoolBuilder::new()
     ///     .num_threads(2)
     ///     .spawn_handler(|thread| {
@@ -563,69 +717,66 @@ impl ThreadPoolBuilder {
     ///         if let Some(name) = thread.name() {
     ///             b = b.name(format!("custom-{name}"));
     ///         }
-    ///         b.spawn(|| thread.run())?;
+    ///         handles.push(b.spawn(|| thread.run())?);
     ///         Ok(())
     ///     })
     ///     .build()
     ///     .unwrap();
     /// let name = pool.install(|| std::thread::current().name().map(str::to_owned));
     /// assert!(name.unwrap().starts_with("custom-"));
+    /// drop(pool);
+    /// for h in handles {
+    ///     h.join().unwrap(); // the workers exit once the pool is dropped
+    /// }
     /// ```
-    pub fn spawn_handler<F>(mut self, spawn: F) -> Self
+    pub fn spawn_handler<F>(self, spawn: F) -> ThreadPoolBuilder<CustomSpawn<F>>
     where
-        F: FnMut(ThreadBuilder) -> io::Result<()> + 'static,
+        F: FnMut(ThreadBuilder) -> io::Result<()>,
     {
-        self.spawn_handler = Some(SpawnHandler(Rc::new(RefCell::new(spawn))));
-        self
+        self.with_spawn(CustomSpawn(spawn)).0
     }
 
-    /// Builds a pool whose workers are scoped threads, each running `wrapper` (which must
-    /// call [`ThreadBuilder::run`]), calls `with_pool` with it, then drops the pool and
-    /// waits for every worker thread to exit before returning `with_pool`'s result. The
-    /// threads may borrow from the caller's stack (through `wrapper`), as with
-    /// `std::thread::scope`. A panic in `with_pool` propagates, after the threads have
-    /// exited. Any [`spawn_handler`](Self::spawn_handler) is ignored.
-    ///
-    /// ```
-    /// # use splitsteal_core as splitsteal;
-    /// use std::sync::atomic::{AtomicUsize, Ordering};
-    ///
-    /// let started = AtomicUsize::new(0); // borrowed by the workers, not 'static
-    /// let sum = splitsteal::ThreadPoolBuilder::new()
-    ///     .num_threads(2)
-    ///     .build_scoped(
-    ///         |thread| {
-    ///             started.fetch_add(1, Ordering::Relaxed);
-    ///             thread.run()
-    ///         },
-    ///         |pool| pool.install(|| splitsteal::join(|| 1 + 2, || 3 + 4)),
-    ///     )
-    ///     .unwrap();
-    /// assert_eq!(sum, (3, 7));
-    /// assert_eq!(started.load(Ordering::Relaxed), 2);
-    /// ```
-    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, BuildError>
-    where
-        W: Fn(ThreadBuilder) + Sync,
-        F: FnOnce(&ThreadPool) -> R,
-    {
-        let wrapper = &wrapper;
-        thread::scope(|scope| {
-            let (registry, _) = self.build_registry_with(|thread| {
-                // The scope joins the thread; no handle is kept.
-                thread
-                    .std_builder()
-                    .spawn_scoped(scope, move || wrapper(thread))?;
-                Ok(None)
-            })?;
-            let pool = ThreadPool {
-                registry,
-                handles: Vec::new(),
-            };
-            // On return or unwind the pool is dropped first, so the workers stop and the
-            // scope's join of them ends.
-            Ok(with_pool(&pool))
-        })
+    /// This builder with `spawn` instead of its way of starting threads, and that way.
+    fn with_spawn<T>(self, spawn: T) -> (ThreadPoolBuilder<T>, S) {
+        let ThreadPoolBuilder {
+            num_threads,
+            policy,
+            use_current_thread,
+            signal,
+            deque_capacity,
+            morsel_bytes,
+            spin_rounds,
+            hybrid_base,
+            mailing,
+            steal_after_mails,
+            steal_after,
+            record_start_latency,
+            pin_threads,
+            stack_size,
+            thread_name,
+            spawn_handler,
+            handlers,
+        } = self;
+        let builder = ThreadPoolBuilder {
+            num_threads,
+            policy,
+            use_current_thread,
+            signal,
+            deque_capacity,
+            morsel_bytes,
+            spin_rounds,
+            hybrid_base,
+            mailing,
+            steal_after_mails,
+            steal_after,
+            record_start_latency,
+            pin_threads,
+            stack_size,
+            thread_name,
+            spawn_handler: spawn,
+            handlers,
+        };
+        (builder, spawn_handler)
     }
 
     /// The worker threads' names, from the [`thread_name`](Self::thread_name) closure or
@@ -650,7 +801,10 @@ impl ThreadPoolBuilder {
 
     fn config(&self) -> Result<Config, BuildError> {
         let num_threads = match self.num_threads {
-            0 => thread::available_parallelism().map_or(1, |n| n.get()),
+            0 => match env_num_threads()? {
+                Some(n) if n > 0 => n,
+                _ => thread::available_parallelism().map_or(1, |n| n.get()),
+            },
             n => n,
         };
         if num_threads > MAX_THREADS {
@@ -679,7 +833,11 @@ impl ThreadPoolBuilder {
             gate_delay: self.steal_after,
         };
         let signal = self.signal.unwrap_or_else(exposure::default_signal);
-        let plan = Plan::resolve(self.policy, self.hybrid_base, mail, signal)
+        let policy = match self.policy {
+            Some(policy) => policy,
+            None => env_policy()?.unwrap_or_default(),
+        };
+        let plan = Plan::resolve(policy, self.hybrid_base, mail, signal)
             .map_err(BuildError::InvalidConfig)?;
         if let Some(signal) = plan.signal() {
             exposure::install_handler(signal).map_err(BuildError::Signal)?;
@@ -689,6 +847,7 @@ impl ThreadPoolBuilder {
             record_start_latency: self.record_start_latency,
             pin_threads: self.pin_threads,
             num_threads,
+            use_current_thread: self.use_current_thread,
             deque_capacity: self.deque_capacity,
             morsel_bytes: self.morsel_bytes,
             spin_rounds: self.spin_rounds,
@@ -697,13 +856,18 @@ impl ThreadPoolBuilder {
 
     /// Builds the registry and starts its workers, each through `spawn` (which runs the
     /// [`ThreadBuilder`] on a new thread and may return its handle to join at drop).
-    fn build_registry_with<S>(
+    fn build_registry_with<F>(
         &self,
-        mut spawn: S,
+        mut spawn: F,
     ) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError>
     where
-        S: FnMut(ThreadBuilder) -> io::Result<Option<JoinHandle<()>>>,
+        F: FnMut(ThreadBuilder) -> io::Result<Option<JoinHandle<()>>>,
     {
+        if self.use_current_thread
+            && (!WorkerThread::current().is_null() || crate::worker::borrowed_worker().is_some())
+        {
+            return Err(BuildError::CurrentThreadAlreadyInPool);
+        }
         let config = self.config()?;
         let names = self.thread_names(&config)?;
         crate::wakeup::prepare();
@@ -714,6 +878,12 @@ impl ThreadPoolBuilder {
         let mut handles = Vec::with_capacity(locals.len());
         let unrun = Arc::new(AtomicUsize::new(0));
         for (index, (deque, name)) in locals.into_iter().zip(names).enumerate() {
+            if index == 0 && self.use_current_thread {
+                // The building thread is worker 0; no start handler runs for it (rayon's
+                // rule: the pool does not manage that thread).
+                crate::worker::start_borrowed(Arc::clone(&registry), deque);
+                continue;
+            }
             let r = Arc::clone(&registry);
             let thread = ThreadBuilder {
                 index,
@@ -727,6 +897,7 @@ impl ThreadPoolBuilder {
                 Err(e) => {
                     // Stop the workers already started (they are idle), then report.
                     registry.terminate_partial(index);
+                    crate::worker::end_borrowed_role(&registry);
                     for h in handles {
                         let _ = h.join();
                     }
@@ -741,6 +912,7 @@ impl ThreadPoolBuilder {
             if lost > 0 {
                 // The workers that do run stop once idle; the lost ones count as stopped.
                 registry.terminate_partial(registry.num_threads() - lost);
+                crate::worker::end_borrowed_role(&registry);
                 for h in handles {
                     let _ = h.join();
                 }
@@ -752,19 +924,14 @@ impl ThreadPoolBuilder {
         }
         Ok((registry, handles))
     }
+}
 
+impl<S: ThreadSpawn> ThreadPoolBuilder<S> {
     /// Starts the workers with the [`spawn_handler`](Self::spawn_handler), else as named
     /// `std` threads.
     fn build_registry(self) -> Result<(Arc<Registry>, Vec<JoinHandle<()>>), BuildError> {
-        match self.spawn_handler.clone() {
-            Some(SpawnHandler(handler)) => self.build_registry_with(|thread| {
-                (*handler.borrow_mut())(thread)?;
-                Ok(None)
-            }),
-            None => self.build_registry_with(|thread| {
-                thread.std_builder().spawn(move || thread.run()).map(Some)
-            }),
-        }
+        let (builder, mut spawn) = self.with_spawn(());
+        builder.build_registry_with(|thread| spawn.spawn(thread))
     }
 
     /// Builds the pool; its threads are running when this returns.
@@ -803,14 +970,54 @@ fn env_value(var: &'static str) -> Option<String> {
     }
 }
 
+/// The thread count the environment asks for: `SPLITSTEAL_NUM_THREADS`, else
+/// `RAYON_NUM_THREADS` (rayon's), else `None`; `Some(0)` means one per CPU.
+fn env_num_threads() -> Result<Option<usize>, BuildError> {
+    for var in [ENV_NUM_THREADS, ENV_RAYON_NUM_THREADS] {
+        let Some(value) = env_value(var) else {
+            continue;
+        };
+        let n = value
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| BuildError::InvalidEnv {
+                var,
+                value: value.clone(),
+                reason: format!("expected a number of threads from 0 (automatic) to {MAX_THREADS}"),
+            })?;
+        if n > MAX_THREADS {
+            return Err(BuildError::InvalidEnv {
+                var,
+                value,
+                reason: format!("at most {MAX_THREADS} threads"),
+            });
+        }
+        return Ok(Some(n));
+    }
+    Ok(None)
+}
+
+/// The policy `SPLITSTEAL_POLICY` asks for, if set.
+fn env_policy() -> Result<Option<Policy>, BuildError> {
+    env_value(ENV_POLICY)
+        .map(|value| {
+            value.parse::<Policy>().map_err(|e| BuildError::InvalidEnv {
+                var: ENV_POLICY,
+                value: value.clone(),
+                reason: e.to_string(),
+            })
+        })
+        .transpose()
+}
+
 static GLOBAL: OnceLock<Result<Arc<Registry>, String>> = OnceLock::new();
 
 /// The global pool, built on first use from the environment. An invalid environment is
 /// reported here, at the API boundary, with the variable's name and the valid values.
 pub(crate) fn global_registry() -> &'static Arc<Registry> {
     let global = GLOBAL.get_or_init(|| {
-        ThreadPoolBuilder::from_env()
-            .and_then(ThreadPoolBuilder::build_registry)
+        ThreadPoolBuilder::new()
+            .build_registry()
             .map(|(registry, handles)| {
                 drop(handles);
                 registry
@@ -922,7 +1129,7 @@ impl ThreadPool {
 
     /// The calling thread's worker, if it is one of this pool's.
     pub(crate) fn own_worker(&self) -> Option<&WorkerThread> {
-        WorkerThread::current_ref().filter(|w| Arc::ptr_eq(&w.registry, &self.registry))
+        WorkerThread::current_or_borrowed().filter(|w| Arc::ptr_eq(&w.registry, &self.registry))
     }
 
     /// The pool's policy.
@@ -991,6 +1198,10 @@ impl Drop for ThreadPool {
     /// that waits on the dropping thread (rayon does not join either).
     fn drop(&mut self) {
         let stopped = self.registry.release_live();
+        if self.registry.config.use_current_thread {
+            // Dropped on its borrowed worker's thread: that thread's role ends.
+            crate::worker::end_borrowed_role(&self.registry);
+        }
         let me = WorkerThread::current();
         // SAFETY: a non-null current worker is this thread's own.
         let on_own_thread =
@@ -1025,9 +1236,7 @@ pub fn current_num_threads() -> usize {
 /// assert!(pool.install(splitsteal::current_thread_index).is_some_and(|i| i < 2));
 /// ```
 pub fn current_thread_index() -> Option<usize> {
-    let worker = WorkerThread::current();
-    // SAFETY: a non-null current worker is this thread's own.
-    unsafe { worker.as_ref() }.map(|w| w.index)
+    WorkerThread::current_or_borrowed().map(|w| w.index)
 }
 
 /// On a worker thread of any pool, whether its local deque holds tasks (see
@@ -1046,9 +1255,7 @@ pub fn current_thread_index() -> Option<usize> {
 /// assert_eq!(pending, (Some(false), Some(true)));
 /// ```
 pub fn current_thread_has_pending_tasks() -> Option<bool> {
-    let worker = WorkerThread::current();
-    // SAFETY: a non-null current worker is this thread's own.
-    unsafe { worker.as_ref() }.map(|w| !w.deque.is_empty())
+    WorkerThread::current_or_borrowed().map(|w| !w.deque.is_empty())
 }
 
 /// [`ForkJoin`] for the splitsteal pool the calling thread is in (else the global pool):

@@ -19,9 +19,9 @@ use crate::local::RemoteDeque;
 use crate::mailbox::Mailbox;
 use crate::plan::Plan;
 use crate::sleep::Sleep;
-use crate::stats::{count_rmw, Side, Stats, ThreadCounters};
+use crate::stats::{count_rmw, Side, Stats, SyncCounts, ThreadCounters};
 use crate::wakeup::Wanted;
-use crate::worker::{WorkerCounters, WorkerThread};
+use crate::worker::{Entered, WorkerCounters, WorkerThread};
 use crate::Policy;
 
 /// What a thief needs to know about a worker.
@@ -50,10 +50,18 @@ pub(crate) struct WorkerInfo {
     counters: AtomicPtr<WorkerCounters>,
     /// The worker thread's deque counters (thread-local), for `stats`.
     sync_counters: AtomicPtr<ThreadCounters>,
+    /// Whether this worker is a borrowed thread (`use_current_thread`'s worker 0), which may
+    /// stop being a worker, or exit, while the pool runs: signals to it go through the gate
+    /// below.
+    gated: bool,
+    /// The gate: `false` once the borrowed thread has left the pool ...
+    present: AtomicBool,
+    /// ... and the number of thieves that may be signalling it right now.
+    senders: AtomicUsize,
 }
 
 impl WorkerInfo {
-    pub(crate) fn new(stealer: RemoteDeque) -> WorkerInfo {
+    pub(crate) fn new(stealer: RemoteDeque, gated: bool) -> WorkerInfo {
         WorkerInfo {
             stealer,
             wanted: CachePadded::new(Wanted::new()),
@@ -65,7 +73,47 @@ impl WorkerInfo {
             fifo: JobFifo::new(),
             counters: AtomicPtr::new(std::ptr::null_mut()),
             sync_counters: AtomicPtr::new(std::ptr::null_mut()),
+            gated,
+            present: AtomicBool::new(true),
+            senders: AtomicUsize::new(0),
         }
+    }
+
+    /// Sends the exposure signal `signo` to this worker's thread; through the gate if the
+    /// thread is borrowed (it may have left the pool, and exited, meanwhile: then nothing is
+    /// sent).
+    pub(crate) fn send_signal(&self, signo: libc::c_int) {
+        if !self.gated {
+            // SAFETY: a spawned worker's thread lives until every worker stopped stealing
+            // (`Registry::worker_stopping`), and the caller is such a worker.
+            unsafe { crate::exposure::send(self.pthread(), signo) };
+            return;
+        }
+        count_rmw(Side::Thief);
+        // SeqCst (this RMW and the load): Dekker with `close_gate` (store `present`, then
+        // load `senders`): either it sees us and waits, or we see it gone.
+        self.senders.fetch_add(1, Ordering::SeqCst);
+        if self.present.load(Ordering::SeqCst) {
+            // SAFETY: the thread cannot leave the pool (and exit) before we leave the gate.
+            unsafe { crate::exposure::send(self.pthread(), signo) };
+        }
+        count_rmw(Side::Thief);
+        // Release: our send happens before the leaving thread's Acquire load sees zero.
+        self.senders.fetch_sub(1, Ordering::Release);
+    }
+
+    /// Called by a borrowed worker's thread as it leaves the pool: after this returns, no
+    /// thief sends it a signal any more.
+    pub(crate) fn close_gate(&self) {
+        // SeqCst: see `send_signal`.
+        self.present.store(false, Ordering::SeqCst);
+        // SeqCst on the first load (the Dekker half); Acquire would do for the rest.
+        while self.senders.load(Ordering::SeqCst) != 0 {
+            std::hint::spin_loop();
+        }
+        // Relaxed: a thief that still sees `false` finds the gate closed; `true` keeps the
+        // others from trying at all.
+        self.signalled.store(true, Ordering::Relaxed);
     }
 
     pub(crate) fn pthread(&self) -> libc::pthread_t {
@@ -90,6 +138,8 @@ pub(crate) struct Config {
     /// the OS (the default).
     pub(crate) pin_threads: bool,
     pub(crate) num_threads: usize,
+    /// Worker 0 is the building thread (`use_current_thread`).
+    pub(crate) use_current_thread: bool,
     pub(crate) deque_capacity: usize,
     pub(crate) morsel_bytes: usize,
     pub(crate) spin_rounds: u32,
@@ -113,7 +163,21 @@ pub(crate) struct Registry {
     terminate: AtomicBool,
     started: AtomicUsize,
     exited: AtomicUsize,
-    baseline: Mutex<Stats>,
+    /// `stats` bookkeeping; its lock also keeps a borrowed worker from unpublishing its
+    /// counters while they are read.
+    book: Mutex<StatsBook>,
+}
+
+/// What `stats` subtracts and adds besides the live workers' counters.
+#[derive(Default)]
+struct StatsBook {
+    /// The counts at the last `reset_stats`.
+    baseline: Stats,
+    /// The final counts of a borrowed worker that has left.
+    retired: Stats,
+    /// A borrowed thread's deque counters when it became a worker (they count from its
+    /// start, not the pool's).
+    borrowed_base: SyncCounts,
 }
 
 // SAFETY: the injector holds `JobRef`s, which are `Send`; everything else is atomics,
@@ -130,19 +194,26 @@ impl Registry {
             .mail
             .map(|m| Hybrid::new(m.mailing, m.gate_mails, m.gate_delay));
         let latency = config.record_start_latency.then(|| Recorder::new(n));
+        let borrowed = config.use_current_thread;
         Registry {
             hybrid,
             latency,
             handlers,
             config,
-            workers: stealers.into_iter().map(WorkerInfo::new).collect(),
+            workers: stealers
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| WorkerInfo::new(s, borrowed && i == 0))
+                .collect(),
             sleep: Sleep::new(n),
             injector: CachePadded::new(JobQueue::new()),
             live: AtomicUsize::new(1),
             terminate: AtomicBool::new(false),
             started: AtomicUsize::new(0),
-            exited: AtomicUsize::new(0),
-            baseline: Mutex::new(Stats::default()),
+            // A borrowed worker 0 never waits at the exit barrier (it leaves the pool on its
+            // own: `worker::leave_borrowed`), so it counts as passed from the start.
+            exited: AtomicUsize::new(usize::from(borrowed)),
+            book: Mutex::new(StatsBook::default()),
         }
     }
 
@@ -198,9 +269,19 @@ impl Registry {
             crate::stats::thread_counters().cast_mut(),
             Ordering::Release,
         );
+        if info.gated {
+            // SAFETY: our own thread's counter block, alive while we run.
+            let base = unsafe { (*crate::stats::thread_counters()).snapshot() };
+            self.book().borrowed_base = base;
+        }
         self.sleep.register(worker.index);
         // Release: the builder waits for every worker to be published (Acquire).
         self.started.fetch_add(1, Ordering::Release);
+    }
+
+    /// Whether the pool has been told to stop (its workers stop once idle).
+    pub(crate) fn is_terminated(&self) -> bool {
+        Terminated(self).probe()
     }
 
     /// Whether every worker has published its handles.
@@ -227,6 +308,19 @@ impl Registry {
         }
         // Release: stats readers stop reading this worker's counters (the pool is being
         // dropped; `stats` can no longer be called).
+        info.counters.store(std::ptr::null_mut(), Ordering::Release);
+        info.sync_counters
+            .store(std::ptr::null_mut(), Ordering::Release);
+    }
+
+    /// Called by a borrowed worker's thread as it leaves the pool (its gate closed): keeps
+    /// its final counts and stops `stats` from reading its counters.
+    pub(crate) fn borrowed_worker_left(&self, index: usize) {
+        let mut book = self.book();
+        let last = self.worker_stats(index, &book);
+        book.retired = book.retired + last;
+        let info = &self.workers[index];
+        // Release: as in `worker_stopping` (the readers hold the lock anyway).
         info.counters.store(std::ptr::null_mut(), Ordering::Release);
         info.sync_counters
             .store(std::ptr::null_mut(), Ordering::Release);
@@ -310,40 +404,52 @@ impl Registry {
         self.sleep.wake_all();
     }
 
-    /// The pool's counts since it was built.
-    fn raw_stats(&self) -> Stats {
+    fn book(&self) -> std::sync::MutexGuard<'_, StatsBook> {
+        self.book.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Worker `index`'s counts (zero once it has stopped); called with the book locked.
+    fn worker_stats(&self, index: usize, book: &StatsBook) -> Stats {
+        let w = &self.workers[index];
         let mut total = Stats::default();
-        for w in self.workers.iter() {
-            // Acquire: pairs with `worker_started`; the pointees live while the pool does.
-            let c = w.counters.load(Ordering::Acquire);
-            let s = w.sync_counters.load(Ordering::Acquire);
-            if !c.is_null() {
-                // SAFETY: published by a live worker; cleared before it exits.
-                total = total + unsafe { (*c).snapshot() };
+        // Acquire: pairs with `worker_started`; the pointees live while the pool does (a
+        // borrowed worker's, until it unpublishes them under the lock we hold).
+        let c = w.counters.load(Ordering::Acquire);
+        let s = w.sync_counters.load(Ordering::Acquire);
+        if !c.is_null() {
+            // SAFETY: published by a live worker; cleared before it exits.
+            total = total + unsafe { (*c).snapshot() };
+        }
+        if !s.is_null() {
+            // SAFETY: as above (the worker thread's thread-local block).
+            let mut sync = unsafe { (*s).snapshot() };
+            if w.gated {
+                sync = sync - book.borrowed_base;
             }
-            if !s.is_null() {
-                // SAFETY: as above (the worker thread's thread-local block).
-                let sync = unsafe { (*s).snapshot() };
-                let working = sync.working();
-                total.cas += working.cas;
-                total.fences += working.fences;
-                total.rmw += working.rmw;
-                total.idle_sync += sync.idle.total();
-            }
+            let working = sync.working();
+            total.cas += working.cas;
+            total.fences += working.fences;
+            total.rmw += working.rmw;
+            total.idle_sync += sync.idle.total();
         }
         total
     }
 
+    /// The pool's counts since it was built; called with the book locked.
+    fn raw_stats(&self, book: &StatsBook) -> Stats {
+        (0..self.workers.len()).fold(book.retired, |total, i| total + self.worker_stats(i, book))
+    }
+
     /// Counts since the last `reset_stats`.
     pub(crate) fn stats(&self) -> Stats {
-        let baseline = *self.baseline.lock().unwrap_or_else(|e| e.into_inner());
-        self.raw_stats() - baseline
+        let book = self.book();
+        self.raw_stats(&book) - book.baseline
     }
 
     /// Makes the counts start again from zero.
     pub(crate) fn reset_stats(&self) {
-        let now = self.raw_stats();
-        *self.baseline.lock().unwrap_or_else(|e| e.into_inner()) = now;
+        let mut book = self.book();
+        book.baseline = self.raw_stats(&book);
     }
 
     /// Runs `op` on a worker of this pool: directly if the caller is one, else by injecting
@@ -373,6 +479,10 @@ impl Registry {
         OP: FnOnce(&WorkerThread) -> R + Send,
         R: Send,
     {
+        // A borrowed worker (`use_current_thread`) on this thread: enter it and run as it.
+        if let Some(_entered) = Entered::borrowed() {
+            return self.in_worker(op);
+        }
         thread_local! {
             static LOCK_LATCH: LockLatch = LockLatch::default();
         }

@@ -20,7 +20,7 @@ use crate::latch::{CountLatch, Latch};
 use crate::pool::ThreadPool;
 use crate::registry::Registry;
 use crate::spawn::{push_fifo_or_inject, with_current_registry};
-use crate::worker::WorkerThread;
+use crate::worker::{Entered, WorkerThread};
 
 /// A scope in which tasks can be spawned; see [`scope`].
 pub struct Scope<'scope> {
@@ -75,6 +75,9 @@ where
 {
     let worker = WorkerThread::current();
     if worker.is_null() {
+        if let Some(_entered) = Entered::borrowed() {
+            return scope(op);
+        }
         return crate::pool::global_registry().in_worker(|w| scope_on(w, op));
     }
     // SAFETY: this thread's own worker, alive for the call.
@@ -107,6 +110,9 @@ where
 {
     let worker = WorkerThread::current();
     if worker.is_null() {
+        if let Some(_entered) = Entered::borrowed() {
+            return scope_fifo(op);
+        }
         return crate::pool::global_registry().in_worker(|w| scope_fifo_on(w, op));
     }
     // SAFETY: this thread's own worker, alive for the call.
@@ -186,6 +192,7 @@ fn in_place_scope_in<'scope, OP, R>(registry: &Arc<Registry>, op: OP) -> R
 where
     OP: FnOnce(&Scope<'scope>) -> R,
 {
+    let _entered = Entered::borrowed();
     let owner = WorkerThread::current_ref();
     let scope = Scope {
         base: ScopeBase::new(registry, owner),
@@ -197,6 +204,7 @@ fn in_place_scope_fifo_in<'scope, OP, R>(registry: &Arc<Registry>, op: OP) -> R
 where
     OP: FnOnce(&ScopeFifo<'scope>) -> R,
 {
+    let _entered = Entered::borrowed();
     let owner = WorkerThread::current_ref();
     let scope = ScopeFifo::new(registry, owner);
     scope.base.complete(owner, || op(&scope))

@@ -107,12 +107,16 @@ impl ThreadPool {
     }
 }
 
-/// Calls `f` with the registry of the pool the calling thread is a worker of, else the
-/// global pool's.
+/// Calls `f` with the registry of the pool the calling thread is a worker of (its
+/// borrowed worker's included, `use_current_thread`), else the global pool's.
 pub(crate) fn with_current_registry<R>(f: impl FnOnce(&Arc<Registry>) -> R) -> R {
     match WorkerThread::current_ref() {
         Some(w) => f(&w.registry),
-        None => f(global_registry()),
+        None => match crate::worker::borrowed_worker() {
+            // Our own handle: `f` may end the borrowed worker's role.
+            Some(w) => f(&Arc::clone(&w.registry)),
+            None => f(global_registry()),
+        },
     }
 }
 

@@ -1,29 +1,29 @@
 //! The synchronization primitives the lock-free code is written against.
 //!
-//! Under `--cfg loom` they are loom's model-checked doubles, so the same deque and
-//! mailbox code runs under the model checker (the tokio pattern); otherwise they are
-//! `std`'s. Only code that must be model-checked imports from here.
+//! In the library's unit tests under `--cfg loom` (loom is a dev-dependency) they are
+//! loom's model-checked doubles, so the same deque and mailbox code runs under the model
+//! checker (the tokio pattern); otherwise they are `std`'s. Only code that must be model-checked imports from here.
 
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 pub(crate) use loom::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize};
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 pub(crate) use loom::sync::Arc;
 
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize};
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::Arc;
 
 pub(crate) use std::sync::atomic::{compiler_fence, Ordering};
 
 /// Yields the processor (a scheduling point under loom).
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 pub(crate) fn yield_now() {
     loom::thread::yield_now();
 }
 
 /// Yields the processor (a scheduling point under loom).
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 pub(crate) fn yield_now() {
     std::thread::yield_now();
 }

@@ -100,21 +100,21 @@ impl Wanted {
 /// load. Free at run time (the sleeper's [`heavy_fence`] does the work).
 #[inline(always)]
 pub(crate) fn light_fence() {
-    #[cfg(loom)]
+    #[cfg(all(test, loom))]
     crate::sync::fence(Ordering::SeqCst);
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     crate::sync::compiler_fence(Ordering::SeqCst);
 }
 
 /// The sleeper's half: a full memory barrier on every running thread of the process.
 /// Returns `false` if the system offers none; the caller must then not sleep untimed.
 pub(crate) fn heavy_fence() -> bool {
-    #[cfg(loom)]
+    #[cfg(all(test, loom))]
     {
         crate::sync::fence(Ordering::SeqCst);
         true
     }
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     {
         // Our own barrier too (membarrier implies one, the fallback needs it).
         std::sync::atomic::fence(Ordering::SeqCst);
@@ -124,11 +124,11 @@ pub(crate) fn heavy_fence() -> bool {
 
 /// Registers the process for expedited membarriers (once); call before any worker sleeps.
 pub(crate) fn prepare() {
-    #[cfg(not(loom))]
+    #[cfg(not(all(test, loom)))]
     membarrier::register();
 }
 
-#[cfg(not(loom))]
+#[cfg(not(all(test, loom)))]
 mod membarrier {
     use std::sync::OnceLock;
 

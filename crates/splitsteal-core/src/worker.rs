@@ -24,12 +24,11 @@
 
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{compiler_fence, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 
 use crate::deque::{Exposure, SignalExposer, Steal};
-use crate::exposure;
 use crate::hybrid;
 use crate::job::JobRef;
 use crate::latch::Probe;
@@ -77,6 +76,137 @@ thread_local! {
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 }
 
+thread_local! {
+    /// This thread's borrowed worker (`use_current_thread`), entered or not; null if none.
+    /// `const`, no destructor: read by the exposure signal handler too.
+    static BORROWED: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+    /// Ends the borrowed worker's role when its thread exits.
+    static ROLE: RoleGuard = const { RoleGuard };
+}
+
+/// Its destructor runs when a thread that was given a borrowed worker exits.
+struct RoleGuard;
+
+impl Drop for RoleGuard {
+    fn drop(&mut self) {
+        // `BORROWED` has no destructor, so it is still readable here.
+        let w = BORROWED.with(Cell::get);
+        if !w.is_null() {
+            // SAFETY: the thread is exiting: nothing on its stack uses the worker (an
+            // operation that entered it would have returned).
+            unsafe { leave_borrowed(w) };
+        }
+    }
+}
+
+/// Makes the calling thread worker 0 of `registry` (`use_current_thread`), until the pool
+/// is dropped on this thread, the thread exits, or (dropped elsewhere) the pool has
+/// terminated and this thread next uses a pool. The worker is *borrowed*: the thread runs
+/// its own code and is entered as the pool's worker ([`Entered`]) only for the pool
+/// operations it calls. The caller checked that the thread has no worker yet.
+pub(crate) fn start_borrowed(registry: Arc<Registry>, deque: LocalDeque) {
+    debug_assert!(WorkerThread::current().is_null() && BORROWED.with(Cell::get).is_null());
+    let worker = Box::into_raw(Box::new(WorkerThread::new(registry, 0, deque, true)));
+    // Registers the destructor that ends the role at thread exit.
+    ROLE.with(|_| ());
+    BORROWED.with(|b| b.set(worker));
+    // SAFETY: just allocated; freed only by `leave_borrowed`, on this thread.
+    let worker = unsafe { &*worker };
+    worker.registry.worker_started(worker);
+}
+
+/// The calling thread's borrowed worker, when no operation of its pool is running on
+/// this thread (`CURRENT` is null). A borrowed worker whose pool has terminated (it was
+/// dropped on another thread) leaves here, and `None` is returned.
+pub(crate) fn borrowed_worker<'a>() -> Option<&'a WorkerThread> {
+    debug_assert!(WorkerThread::current().is_null());
+    let w = BORROWED.with(Cell::get);
+    // SAFETY: a non-null borrowed worker is alive until `leave_borrowed` on this thread.
+    let worker = unsafe { w.as_ref() }?;
+    if worker.registry.is_terminated() {
+        // SAFETY: `CURRENT` is null: no operation of the pool uses the worker here.
+        unsafe { leave_borrowed(w) };
+        return None;
+    }
+    Some(worker)
+}
+
+/// The pool `registry` is being dropped on this thread: its borrowed worker, if this thread
+/// is it, leaves now, or when the operation of the pool running here returns.
+pub(crate) fn end_borrowed_role(registry: &Arc<Registry>) {
+    let w = BORROWED.with(Cell::get);
+    // SAFETY: as in `borrowed_worker`.
+    let Some(worker) = (unsafe { w.as_ref() }) else {
+        return;
+    };
+    if !Arc::ptr_eq(&worker.registry, registry) {
+        return;
+    }
+    if WorkerThread::current().is_null() {
+        // SAFETY: no operation of the pool runs on this thread.
+        unsafe { leave_borrowed(w) };
+    } else {
+        // The operation's `Entered` guard makes us leave on its way out.
+        worker.leave_pending.set(true);
+    }
+}
+
+/// Ends a borrowed worker's role: runs what is still addressed to it (its share of
+/// broadcasts, its mail, jobs spawned into its deque), closes its signal gate, hands its
+/// counts to the registry and frees it.
+///
+/// # Safety
+/// `w` is this thread's borrowed worker and nothing on this thread's stack uses it
+/// (`CURRENT` is null).
+unsafe fn leave_borrowed(w: *const WorkerThread) {
+    // SAFETY: the caller's guarantee.
+    let worker = unsafe { &*w };
+    CURRENT.with(|c| c.set(w));
+    worker.run_own_work();
+    CURRENT.with(|c| c.set(ptr::null()));
+    let registry = Arc::clone(&worker.registry);
+    registry.workers[worker.index].close_gate();
+    registry.borrowed_worker_left(worker.index);
+    BORROWED.with(|b| b.set(ptr::null()));
+    // A signal handler that runs after this sees null, never the freed worker (it runs on
+    // this thread, so the compiler's order is the order it sees).
+    compiler_fence(Ordering::SeqCst);
+    // SAFETY: made by `Box::into_raw` in `start_borrowed`; no reference to it remains.
+    drop(unsafe { Box::from_raw(w.cast_mut()) });
+}
+
+/// The calling thread's borrowed worker, entered as its current worker for the guard's
+/// lifetime: how a pool operation called on that thread runs on the pool, as on any of its
+/// workers. On exit, tasks it left in its deque (spawned, not yet run) are exposed to
+/// thieves, since the thread is about to run its own code again.
+pub(crate) struct Entered(*const WorkerThread);
+
+impl Entered {
+    /// Enters the calling thread's borrowed worker, if it has one and is not inside an
+    /// operation of a pool already (`CURRENT` is null).
+    pub(crate) fn borrowed() -> Option<Entered> {
+        if !WorkerThread::current().is_null() {
+            return None;
+        }
+        let w: *const WorkerThread = borrowed_worker()?;
+        CURRENT.with(|c| c.set(w));
+        Some(Entered(w))
+    }
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        // SAFETY: alive until `leave_borrowed`, which only runs once `CURRENT` is null.
+        let worker = unsafe { &*self.0 };
+        worker.publish_local_work();
+        CURRENT.with(|c| c.set(ptr::null()));
+        if worker.leave_pending.get() {
+            // SAFETY: `CURRENT` is null again: the entered operation has returned.
+            unsafe { leave_borrowed(self.0) };
+        }
+    }
+}
+
 /// A worker: its deque, its random victim picker, its counters.
 pub(crate) struct WorkerThread {
     pub(crate) registry: Arc<Registry>,
@@ -87,9 +217,16 @@ pub(crate) struct WorkerThread {
     wanted: *const Wanted,
     /// For the signal handler (split deques under signal policies).
     exposer: Option<SignalExposer>,
-    /// How a thief asks this pool's workers for private work (and how much an answer
-    /// exposes: `Asking::exposure`).
+    /// How much an answer to a thief's request exposes (`Asking::exposure`), and how this
+    /// pool's workers ask each other for private work ...
     asking: Asking,
+    /// ... except a borrowed worker 0 (`use_current_thread`), which polls instead of
+    /// signalling: its thread may leave the pool while others still run, so nothing may
+    /// make the others wait for it (the exit barrier that keeps signalled threads alive).
+    thief_asking: Asking,
+    /// A borrowed worker whose pool was dropped while it ran one of the pool's operations:
+    /// it leaves when that operation returns.
+    leave_pending: Cell<bool>,
     /// Whether task starts are recorded (a copy of the registry's setting, one load away).
     records_starts: bool,
     rng: Cell<u64>,
@@ -97,15 +234,21 @@ pub(crate) struct WorkerThread {
 }
 
 impl WorkerThread {
-    fn new(registry: Arc<Registry>, index: usize, deque: LocalDeque) -> WorkerThread {
+    fn new(registry: Arc<Registry>, index: usize, deque: LocalDeque, borrowed: bool) -> Self {
         let plan = registry.config.plan;
         let wanted: *const Wanted = &*registry.workers[index].wanted;
+        let thief_asking = match plan.asking {
+            Asking::Signal { .. } if borrowed => Asking::Poll,
+            asking => asking,
+        };
         WorkerThread {
             records_starts: registry.latency.is_some(),
             exposer: deque.signal_exposer(),
             deque,
             wanted,
             asking: plan.asking,
+            thief_asking,
+            leave_pending: Cell::new(false),
             // Any non-zero seed; distinct per worker.
             rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ ((index as u64 + 1) << 17)),
             counters: WorkerCounters::default(),
@@ -118,6 +261,67 @@ impl WorkerThread {
     #[inline(always)]
     pub(crate) fn current() -> *const WorkerThread {
         CURRENT.with(Cell::get)
+    }
+
+    /// The calling thread's worker, or else its borrowed worker (not entered), for
+    /// questions about it (its pool, index, deque length): not for running work, which
+    /// needs the worker entered ([`Entered`]).
+    pub(crate) fn current_or_borrowed<'a>() -> Option<&'a WorkerThread> {
+        Self::current_ref().or_else(borrowed_worker)
+    }
+
+    /// For the exposure signal handler: the current worker, else the borrowed one.
+    /// Async-signal-safe (two `const` thread-local loads).
+    #[inline]
+    pub(crate) fn signal_target() -> *const WorkerThread {
+        let w = Self::current();
+        if w.is_null() {
+            BORROWED.with(Cell::get)
+        } else {
+            w
+        }
+    }
+
+    /// Runs what is addressed to this worker alone until none is left: its share of
+    /// broadcasts, its mail (`hybrid`) and the jobs in its deque. (A borrowed worker
+    /// leaving its pool.)
+    fn run_own_work(&self) {
+        loop {
+            if let Some(job) = self.info(self.index).broadcasts.pop() {
+                hybrid::run_in_range(self, WorkerRange::one(self.index), || self.execute(job));
+                continue;
+            }
+            if self.deque.hybrid().is_some() && hybrid::run_mail(self) {
+                continue;
+            }
+            if !self.run_local() {
+                return;
+            }
+        }
+    }
+
+    /// A borrowed worker returning to its thread's own code: makes the tasks left in its
+    /// deque (spawned inside the operation, not yet run) public, and wakes a sleeper to
+    /// take them, since this thread will not look at them until it blocks on the pool.
+    fn publish_local_work(&self) {
+        if self.deque.is_empty() {
+            return;
+        }
+        if let Some(d) = self.deque.split() {
+            // SAFETY: on the owner's thread, outside any other borrow of the deque (the
+            // operation has returned); the borrow ends with this block.
+            let d = unsafe { &mut *d.get() };
+            let mut exposed = 0;
+            loop {
+                let n = d.expose(Exposure::Half);
+                if n == 0 {
+                    break;
+                }
+                exposed += n;
+            }
+            self.counters.exposures.add(exposed as u64);
+        }
+        self.registry.sleep.wake_all();
     }
 
     /// The calling thread's worker (of any pool), if it is one.
@@ -388,7 +592,7 @@ impl WorkerThread {
     /// Whether the last request to `info`'s worker was answered (its handler ran, or it
     /// polled).
     fn answered(&self, info: &WorkerInfo) -> bool {
-        match self.asking {
+        match self.thief_asking {
             // Acquire: pairs with the handler's Release; its exposure is then visible.
             Asking::Signal { .. } => !info.signalled.load(Ordering::Acquire),
             Asking::Poll | Asking::Never => !info.wanted.has(Wanted::POLL_REQUEST),
@@ -398,7 +602,7 @@ impl WorkerThread {
     /// Asks the worker of `info`, which has private work only, to expose some; `again`
     /// marks a request after an answer that exposed nothing we could take.
     fn notify(&self, info: &WorkerInfo, again: bool) {
-        if let Asking::Signal { signal, .. } = self.asking {
+        if let Asking::Signal { signal, .. } = self.thief_asking {
             // Relaxed: a duplicate filter; a stale `false` costs one extra signal.
             if info.signalled.load(Ordering::Relaxed) {
                 return;
@@ -410,9 +614,9 @@ impl WorkerThread {
             // Relaxed: as above.
             info.signalled.store(true, Ordering::Relaxed);
             self.counters.signals.bump();
-            // SAFETY: workers stay alive until every worker stopped stealing
-            // (`Registry::worker_stopping`), and the victim is not us.
-            unsafe { exposure::send(info.pthread(), signal) };
+            // Not to ourselves (the victim is another worker); a borrowed victim's thread
+            // is reached through its gate.
+            info.send_signal(signal);
         } else if !info.wanted.has(Wanted::POLL_REQUEST) {
             count_rmw(Side::Thief);
             info.wanted.post(Wanted::POLL_REQUEST);
@@ -449,7 +653,7 @@ impl WorkerThread {
             if info.stealer.private_len() == 0 {
                 continue;
             }
-            if let Asking::Signal { .. } = self.asking {
+            if let Asking::Signal { .. } = self.thief_asking {
                 // A signal is answered at once by a running victim: ask (again) unless one
                 // is on its way, and then only nap, so a descheduled victim can run.
                 // Relaxed: a hint; the nap is bounded.
@@ -628,7 +832,7 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         static NEXT_CPU: AtomicUsize = AtomicUsize::new(0);
         pin_to_allowed_cpu(NEXT_CPU.fetch_add(1, Ordering::Relaxed));
     }
-    let worker = WorkerThread::new(registry, index, deque);
+    let worker = WorkerThread::new(registry, index, deque, false);
     CURRENT.with(|c| c.set(&worker));
     worker.registry.worker_started(&worker);
     // After publishing (so `build` does not wait for it, as in rayon: a start handler may

@@ -1,7 +1,7 @@
 //! `yield_now` and `yield_local`: let a task run other pending work while it waits.
 
 use crate::pool::ThreadPool;
-use crate::worker::WorkerThread;
+use crate::worker::{Entered, WorkerThread};
 
 /// What a [`yield_now`] or [`yield_local`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +38,7 @@ pub enum Yield {
 /// });
 /// ```
 pub fn yield_now() -> Option<Yield> {
+    let _entered = Entered::borrowed();
     WorkerThread::current_ref().map(|w| outcome(w.run_some_work()))
 }
 
@@ -52,6 +53,7 @@ pub fn yield_now() -> Option<Yield> {
 /// pool.install(|| assert_eq!(splitsteal::yield_local(), Some(Yield::Idle)));
 /// ```
 pub fn yield_local() -> Option<Yield> {
+    let _entered = Entered::borrowed();
     WorkerThread::current_ref().map(|w| outcome(w.run_local()))
 }
 
@@ -65,6 +67,7 @@ impl ThreadPool {
     /// assert!(pool.install(|| pool.yield_now()).is_some());
     /// ```
     pub fn yield_now(&self) -> Option<Yield> {
+        let _entered = Entered::borrowed();
         self.own_worker().map(|w| outcome(w.run_some_work()))
     }
 
@@ -76,6 +79,7 @@ impl ThreadPool {
     /// assert_eq!(pool.yield_local(), None);
     /// ```
     pub fn yield_local(&self) -> Option<Yield> {
+        let _entered = Entered::borrowed();
         self.own_worker().map(|w| outcome(w.run_local()))
     }
 }

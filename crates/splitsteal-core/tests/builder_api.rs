@@ -411,3 +411,229 @@ fn unhandled_handler_panics_abort_the_process_under_every_policy() {
         }
     }
 }
+
+/// A `join` on the calling thread whose second closure must be stolen: the first waits
+/// until the second has run on another thread, making tiny joins meanwhile (pushes, which
+/// answer poll requests; the signal policies' handler answers anyway). Returns whether the
+/// second closure ran elsewhere.
+fn second_half_stolen() -> bool {
+    let me = std::thread::current().id();
+    let elsewhere = AtomicUsize::new(0); // 0: not run, 1: elsewhere, 2: here
+    let deadline = Instant::now() + Duration::from_secs(20);
+    splitsteal_core::join(
+        || {
+            while elsewhere.load(Ordering::Acquire) == 0 && Instant::now() < deadline {
+                splitsteal_core::join(|| (), || ());
+                std::thread::yield_now();
+            }
+        },
+        || {
+            let there = std::thread::current().id() != me;
+            elsewhere.store(if there { 1 } else { 2 }, Ordering::Release);
+        },
+    );
+    elsewhere.load(Ordering::Acquire) == 1
+}
+
+#[test]
+fn use_current_thread_makes_the_caller_worker_0_under_every_policy() {
+    for &policy in Policy::ALL {
+        // On a thread of its own, so the role never touches the test harness's threads.
+        std::thread::spawn(move || {
+            let starts = Arc::new(Mutex::new(Vec::new()));
+            let exits = Arc::new(Mutex::new(Vec::new()));
+            let (s, e) = (Arc::clone(&starts), Arc::clone(&exits));
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(3)
+                .policy(policy)
+                .use_current_thread()
+                .start_handler(move |i| s.lock().unwrap().push(i))
+                .exit_handler(move |i| e.lock().unwrap().push(i))
+                .build()
+                .unwrap();
+            let me = std::thread::current().id();
+            // Worker 0 between operations, too.
+            assert_eq!(current_thread_index(), Some(0), "{policy}");
+            assert_eq!(pool.current_thread_index(), Some(0), "{policy}");
+            assert_eq!(splitsteal_core::current_num_threads(), 3, "{policy}");
+            assert_eq!(current_thread_has_pending_tasks(), Some(false), "{policy}");
+            // `install` runs here; the free functions run on the pool.
+            assert_eq!(pool.install(|| std::thread::current().id()), me, "{policy}");
+            assert_eq!(pool.install(|| fib(20)), fib_seq(20), "{policy}");
+            assert_eq!(fib(18), fib_seq(18), "{policy}: a top-level join");
+            assert!(
+                !splitsteal_core::join_context(|a| a.migrated(), |_| ()).0,
+                "{policy}: worker 0's own join"
+            );
+            // Its share of a broadcast runs here, the others' on the other workers.
+            let ran: Vec<(usize, bool)> =
+                pool.broadcast(|ctx| (ctx.index(), std::thread::current().id() == me));
+            assert_eq!(ran, [(0, true), (1, false), (2, false)], "{policy}");
+            // The others steal from it (signal policies: by signalling this thread).
+            assert!(
+                second_half_stolen(),
+                "{policy}: nothing stolen from worker 0"
+            );
+            // A scope's tasks run, here or elsewhere.
+            let count = AtomicUsize::new(0);
+            splitsteal_core::scope(|s| {
+                for _ in 0..16 {
+                    s.spawn(|_| {
+                        count.fetch_add(1, Ordering::Relaxed);
+                    });
+                }
+            });
+            assert_eq!(count.load(Ordering::Relaxed), 16, "{policy}");
+            // A fire-and-forget spawn from this thread runs on the others.
+            let (tx, rx) = std::sync::mpsc::channel();
+            splitsteal_core::spawn(move || tx.send(std::thread::current().id()).unwrap());
+            assert_ne!(rx.recv().unwrap(), me, "{policy}");
+            // No start or exit handler for the borrowed thread. (The spawned job may still
+            // be finishing: then the workers exit after it, on their own.)
+            drop(pool);
+            assert_eq!(current_thread_index(), None, "{policy}: still a worker");
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while exits.lock().unwrap().len() < 2 && Instant::now() < deadline {
+                std::thread::yield_now();
+            }
+            let (mut starts, mut exits) = (
+                starts.lock().unwrap().clone(),
+                exits.lock().unwrap().clone(),
+            );
+            starts.sort();
+            exits.sort();
+            assert_eq!((starts, exits), (vec![1, 2], vec![1, 2]), "{policy}");
+            // The thread is free again, for another pool.
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(1)
+                .policy(policy)
+                .use_current_thread()
+                .build()
+                .unwrap();
+            assert_eq!(pool.install(|| fib(15)), fib_seq(15), "{policy}");
+        })
+        .join()
+        .unwrap();
+    }
+}
+
+#[test]
+fn use_current_thread_ends_when_the_pool_is_dropped_elsewhere_or_the_thread_exits() {
+    for &policy in Policy::ALL {
+        // The pool dropped on another thread: its workers exit, and this thread stops
+        // being a worker (it joins the global pool's side again).
+        std::thread::spawn(move || {
+            let exits = Arc::new(AtomicUsize::new(0));
+            let e = Arc::clone(&exits);
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .use_current_thread()
+                .exit_handler(move |_| {
+                    e.fetch_add(1, Ordering::SeqCst);
+                })
+                .build()
+                .unwrap();
+            assert_eq!(pool.install(|| fib(18)), fib_seq(18), "{policy}");
+            std::thread::spawn(move || drop(pool)).join().unwrap();
+            assert_eq!(exits.load(Ordering::SeqCst), 1, "{policy}: worker 1 exited");
+            assert_eq!(current_thread_index(), None, "{policy}");
+            // Usable for a new pool right away.
+            let again = ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .use_current_thread()
+                .build()
+                .unwrap();
+            assert_eq!(again.install(|| fib(15)), fib_seq(15), "{policy}");
+        })
+        .join()
+        .unwrap();
+        // Dropped here with a spawned job still pending (the pool keeps running for it):
+        // the role ends at the drop all the same.
+        std::thread::spawn(move || {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .use_current_thread()
+                .build()
+                .unwrap();
+            let (tx, rx) = std::sync::mpsc::channel::<()>();
+            pool.spawn(move || rx.recv().unwrap());
+            drop(pool);
+            assert_eq!(current_thread_index(), None, "{policy}: pending spawn");
+            tx.send(()).unwrap();
+        })
+        .join()
+        .unwrap();
+        // The thread exits while the pool lives on: the pool keeps working without it,
+        // and its signals no longer go to that thread.
+        let pool = std::thread::spawn(move || {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(3)
+                .policy(policy)
+                .use_current_thread()
+                .build()
+                .unwrap();
+            assert_eq!(fib(18), fib_seq(18), "{policy}");
+            pool
+        })
+        .join()
+        .unwrap();
+        for _ in 0..5 {
+            assert_eq!(pool.install(|| fib(20)), fib_seq(20), "{policy}");
+        }
+        let stats = pool.stats();
+        assert!(stats.tasks > 0, "{policy}: {stats:?}");
+        drop(pool);
+    }
+}
+
+#[test]
+fn use_current_thread_on_a_worker_is_an_error_and_a_mid_operation_drop_waits() {
+    let outer = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let err = outer
+        .install(|| {
+            ThreadPoolBuilder::new()
+                .num_threads(2)
+                .use_current_thread()
+                .build()
+        })
+        .unwrap_err();
+    assert!(
+        matches!(err, BuildError::CurrentThreadAlreadyInPool),
+        "{err}"
+    );
+    assert!(err.to_string().contains("use_current_thread"), "{err}");
+    std::thread::spawn(|| {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .use_current_thread()
+            .build()
+            .unwrap();
+        let err = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .use_current_thread()
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(err, BuildError::CurrentThreadAlreadyInPool),
+            "{err}"
+        );
+        // The last handle dropped inside one of the pool's operations on this thread: the
+        // role ends when the operation returns, not under its feet.
+        let (during, ()) = splitsteal_core::join(
+            move || {
+                drop(pool);
+                let during = current_thread_index();
+                assert_eq!(fib(12), fib_seq(12)); // still runs as worker 0
+                during
+            },
+            || (),
+        );
+        assert_eq!(during, Some(0));
+        assert_eq!(current_thread_index(), None);
+    })
+    .join()
+    .unwrap();
+}

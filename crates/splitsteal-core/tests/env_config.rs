@@ -1,17 +1,36 @@
-//! The global pool's environment variables: bad values are clear errors.
-//! (Alone in its binary: it mutates the process environment.)
+//! The environment variables every builder reads (the global pool's included): bad values
+//! are clear errors. (Alone in its binary: it mutates the process environment; its tests
+//! take `ENV_LOCK` so they never see each other's variables.)
+
+use std::sync::Mutex;
 
 use splitsteal_core::{BuildError, Policy, ThreadPoolBuilder};
 
+static ENV_LOCK: Mutex<()> = Mutex::new(());
+
 fn with_env<R>(threads: Option<&str>, policy: Option<&str>, f: impl FnOnce() -> R) -> R {
+    with_env3(threads, None, policy, f)
+}
+
+/// Runs `f` with `SPLITSTEAL_NUM_THREADS`, `RAYON_NUM_THREADS` and `SPLITSTEAL_POLICY` set
+/// as given (`None`: unset), alone among this binary's tests.
+fn with_env3<R>(
+    threads: Option<&str>,
+    rayon_threads: Option<&str>,
+    policy: Option<&str>,
+    f: impl FnOnce() -> R,
+) -> R {
+    let _alone = ENV_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let set = |k: &str, v: Option<&str>| match v {
         Some(v) => std::env::set_var(k, v),
         None => std::env::remove_var(k),
     };
     set("SPLITSTEAL_NUM_THREADS", threads);
+    set("RAYON_NUM_THREADS", rayon_threads);
     set("SPLITSTEAL_POLICY", policy);
     let r = f();
     set("SPLITSTEAL_NUM_THREADS", None);
+    set("RAYON_NUM_THREADS", None);
     set("SPLITSTEAL_POLICY", None);
     r
 }
@@ -53,4 +72,85 @@ fn environment_values_are_validated_with_clear_messages() {
         .cloned()
         .unwrap_or_default();
     assert!(msg.contains("SPLITSTEAL_NUM_THREADS"), "{msg}");
+}
+
+#[test]
+fn every_builder_takes_its_defaults_from_the_environment() {
+    let build = || ThreadPoolBuilder::new().build();
+    // Not only the global pool: `new()` reads the variables when it builds.
+    let pool = with_env(Some("3"), Some("abp"), build).unwrap();
+    assert_eq!(
+        (pool.current_num_threads(), pool.policy()),
+        (3, Policy::Abp)
+    );
+    // rayon's variable, when splitsteal's is unset.
+    let pool = with_env3(None, Some("1"), None, build).unwrap();
+    assert_eq!(pool.current_num_threads(), 1);
+    // splitsteal's wins over rayon's; `0` means one thread per CPU, as in rayon.
+    let pool = with_env3(Some("2"), Some("1"), None, build).unwrap();
+    assert_eq!(pool.current_num_threads(), 2);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = with_env3(Some("0"), None, None, build).unwrap();
+    assert_eq!(pool.current_num_threads(), cpus);
+    // Explicit settings win over the environment, as in rayon (and then a bad value in
+    // the environment is never read).
+    let pool = with_env(Some("3"), Some("abp"), || {
+        ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(Policy::LcwsPoll)
+            .build()
+    })
+    .unwrap();
+    assert_eq!(
+        (pool.current_num_threads(), pool.policy()),
+        (2, Policy::LcwsPoll)
+    );
+    let pool = with_env(Some("abc"), Some("fifo"), || {
+        ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(Policy::ChaseLev)
+            .build()
+    })
+    .unwrap();
+    assert_eq!(pool.current_num_threads(), 1);
+    // `num_threads(0)` is "not set", as in rayon.
+    let pool = with_env(Some("3"), None, || {
+        ThreadPoolBuilder::new().num_threads(0).build()
+    })
+    .unwrap();
+    assert_eq!(pool.current_num_threads(), 3);
+}
+
+#[test]
+fn a_bad_environment_fails_build_with_the_variable_named() {
+    let build = || ThreadPoolBuilder::new().build();
+    for (threads, rayon, policy, var, valid) in [
+        (
+            Some("abc"),
+            None,
+            None,
+            "SPLITSTEAL_NUM_THREADS",
+            "from 0 (automatic)",
+        ),
+        (
+            None,
+            Some("two"),
+            None,
+            "RAYON_NUM_THREADS",
+            "from 0 (automatic)",
+        ),
+        (None, Some("99999"), None, "RAYON_NUM_THREADS", "at most"),
+        (None, None, Some("fifo"), "SPLITSTEAL_POLICY", "lcws-signal"),
+    ] {
+        let err = with_env3(threads, rayon, policy, build).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            matches!(&err, BuildError::InvalidEnv { var: v, .. } if *v == var),
+            "{msg}"
+        );
+        assert!(msg.contains(var) && msg.contains(valid), "{msg}");
+        // `from_env` reports the same error up front.
+        let early = with_env3(threads, rayon, policy, ThreadPoolBuilder::from_env).unwrap_err();
+        assert_eq!(early.to_string(), msg);
+    }
 }

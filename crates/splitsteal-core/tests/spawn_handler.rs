@@ -182,3 +182,63 @@ fn build_scoped_reports_a_bad_configuration() {
         .unwrap_err();
     assert!(matches!(err, BuildError::InvalidConfig(_)), "{err:?}");
 }
+
+#[test]
+fn a_borrowing_spawn_handler_collects_join_handles_in_a_local_vec() {
+    for &policy in Policy::ALL {
+        let mut handles: Vec<JoinHandle<()>> = Vec::new(); // borrowed mutably by the handler
+        let mut spawned = 0usize;
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(policy)
+            .spawn_handler(|thread| {
+                spawned += 1;
+                handles.push(std::thread::spawn(|| thread.run()));
+                Ok(())
+            })
+            .build()
+            .unwrap();
+        assert_eq!(pool.install(|| fib(20)), 6765, "{policy}");
+        drop(pool);
+        assert_eq!((spawned, handles.len()), (2, 2), "{policy}");
+        for h in handles {
+            h.join().unwrap(); // the workers exit once the pool is dropped
+        }
+    }
+}
+
+#[test]
+fn a_spawn_handler_spawns_scoped_threads_that_borrow() {
+    for &policy in Policy::ALL {
+        let started = AtomicUsize::new(0); // borrowed by the workers, not 'static
+        let sum = std::thread::scope(|scope| {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .spawn_handler(|thread| {
+                    std::thread::Builder::new().spawn_scoped(scope, || {
+                        started.fetch_add(1, Ordering::Relaxed);
+                        thread.run()
+                    })?;
+                    Ok(())
+                })
+                .build()
+                .unwrap();
+            pool.install(|| fib(18))
+            // The pool is dropped here, so the scope's join of its threads ends.
+        });
+        assert_eq!(sum, 2584, "{policy}");
+        assert_eq!(started.load(Ordering::Relaxed), 2, "{policy}");
+    }
+}
+
+/// Code written against rayon names the builder in signatures without its parameter.
+fn sized(builder: ThreadPoolBuilder, n: usize) -> ThreadPoolBuilder {
+    builder.num_threads(n)
+}
+
+#[test]
+fn the_builder_is_nameable_without_its_spawn_parameter() {
+    let pool = sized(ThreadPoolBuilder::new(), 2).build().unwrap();
+    assert_eq!(pool.current_num_threads(), 2);
+}

@@ -60,7 +60,7 @@
 //!    after every earlier write to that slot.
 //!
 //! Hence `x = task(t)` whenever the CAS succeeds; when it fails `x` is discarded. Slots are
-//! atomics because such stale reads are normal. The loom models in `tests/loom_deques.rs`
+//! atomics because such stale reads are normal. The loom models in `deque/loom_models.rs`
 //! exercise growth and reuse with a concurrent thief.
 //!
 //! # Memory orderings (C11/Rust)

@@ -32,6 +32,9 @@ mod chase_lev;
 mod locked;
 mod split;
 
+#[cfg(all(test, loom))]
+mod loom_models;
+
 pub use abp::{Abp, AbpStealer};
 pub use chase_lev::{ChaseLev, ChaseLevStealer, SHRINK_K};
 pub use locked::{Locked, LockedStealer};

@@ -1,10 +1,11 @@
 //! loom models of the lock-free deques: every interleaving (up to a preemption bound) of
 //! an owner and one or two thieves, checking that every task is taken exactly once.
 //!
-//! Run with:
+//! Compiled only as the library's unit tests under `--cfg loom` (loom is a dev-dependency,
+//! so it never enters a user's lock file). Run with the crate's other loom models:
 //! ```text
-//! RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target-loom \
-//!     cargo test -p splitsteal-core --release --test loom_deques
+//! RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+//!     cargo test -p splitsteal-core --release --lib -- loom_
 //! ```
 //!
 //! loom models `fence(SeqCst)` (which the deques use for every StoreLoad ordering) but
@@ -18,12 +19,11 @@
 //! switches; loom's documentation notes that 2–3 already finds nearly all bugs).
 //! `LOOM_MAX_PREEMPTIONS=n` overrides the bound of every model. Each model prints how many
 //! executions it explored (`--nocapture`); the whole file takes about a minute.
-#![cfg(loom)]
 
 use std::num::NonZeroUsize;
 
+use crate::deque::{Abp, ChaseLev, Exposure, Owner, Split, Steal, Stealer};
 use loom::thread;
-use splitsteal_core::deque::{Abp, ChaseLev, Exposure, Owner, Split, Steal, Stealer};
 
 /// Preemption bound of the bounded models (see the module doc).
 const PREEMPTIONS: usize = 3;
