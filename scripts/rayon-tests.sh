@@ -389,19 +389,33 @@ def run_bin(exe, env, timeout, extra=()):
     return status, out, err, time.monotonic() - t0
 
 def failure_notes(out):
-    """First lines of each failed test's captured output: `---- name stdout ----` blocks."""
-    notes, cur = {}, None
+    """Per failed test, its last panic (`---- name stdout ----` blocks): the test's own failure,
+    not a panic that the test provoked and caught."""
+    blocks, cur = {}, None
     for s in out.splitlines():
         m = re.match(r"^---- (\S+) stdout ----$", s)
         if m:
             cur = m.group(1)
-            notes[cur] = []
+            blocks[cur] = []
         elif cur is not None:
-            if s.startswith("failures:") or s.startswith("---- "):
+            if s.startswith("failures:"):
                 cur = None
-            elif s.strip() and len(notes[cur]) < 3 and "RUST_BACKTRACE" not in s:
-                notes[cur].append(s.strip())
-    return {k: " | ".join(v) for k, v in notes.items()}
+            else:
+                blocks[cur].append(s)
+    notes = {}
+    for name, lines in blocks.items():
+        at = [i for i, s in enumerate(lines) if " panicked at " in s]
+        if not at:
+            notes[name] = " | ".join(s.strip() for s in lines if s.strip())[:300]
+            continue
+        msg = [lines[at[-1]].strip()]
+        for s in lines[at[-1] + 1:]:
+            if s.startswith("note:") or s.startswith("stack backtrace") or not s.strip() \
+                    or len(msg) > 3:
+                break
+            msg.append(s.strip())
+        notes[name] = " | ".join(msg)
+    return notes
 
 def run_one(exe, names, policy, args):
     env = dict(os.environ, RUST_BACKTRACE="0")
@@ -591,7 +605,7 @@ def main():
         rep += ["", "failing tests:"]
         for (n, t), occ in sorted(failing.items()):
             pols = [p or "rayon" for p, _, _ in occ]
-            which = "all policies" if len(pols) == len(cols) and len(cols) > 1 else ", ".join(pols)
+            which = "every policy run" if len(pols) == len(cols) and len(cols) > 1 else ", ".join(pols)
             kinds = sorted({k for _, k, _ in occ})
             note = next((x for _, _, x in occ if x), "")
             rep.append(f"  {n}::{t} [{'/'.join(kinds)}] under {which}")
