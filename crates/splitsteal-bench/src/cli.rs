@@ -31,6 +31,7 @@ Examples:
   splitsteal bench --mode all --quick
   splitsteal bench --workload fib,cilksort --policy rayon,chili --threads 2 --reps 10
   splitsteal bench --mode latency,scaling
+  splitsteal bench --mode runtimes --quick   (tzcnt/runtime-benchmarks: splitsteal, rayon, chili, forte)
   splitsteal bench --list
   splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M   (PBBS 10^7 table)
 
@@ -65,7 +66,7 @@ against a serial reference, and a wrong result is reported FAILED and never time
 #[command(after_long_help = AFTER_HELP)]
 pub struct BenchArgs {
     /// Experiments to run, comma-separated: suite, iter, syncops, scaling, latency,
-    /// multiprogram, mailbox, cache, pbbs, or all (default: suite,iter; pbbs with
+    /// multiprogram, mailbox, cache, pbbs, runtimes, or all (default: suite,iter; pbbs with
     /// --pbbs-dir). A mode named here that the
     /// --workload and --policy selection leaves with nothing to run is an error.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
@@ -464,6 +465,11 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
     if let Some(dir) = &args.gen_pbbs {
         return gen_pbbs(dir, args.pbbs_n.unwrap_or(GEN_PBBS_N), args.seed);
     }
+    if selected_modes(&args.mode).contains(&Mode::Runtimes) {
+        // Before the first thread of the process (the interrupt handler's, the watchdog's,
+        // the pools'): std reads RUST_MIN_STACK once, at the first spawn.
+        modes::runtimes::set_min_stack();
+    }
     let start = Instant::now();
     let mut env = env(&args);
     let modes = plan(&args, &env)?;
@@ -604,6 +610,20 @@ fn run_info(env: &Env, selected: &[Mode]) -> RunInfo {
         settings.push(format!(
             "pbbs: schedulers {}; warm-up {} + reps {} per cell",
             kinds.join(", "),
+            env.warmup,
+            env.reps_or(test, quick, full)
+        ));
+    }
+    // The runtimes mode too: its runtimes (forte among them) and repetitions are its own.
+    if selected.contains(&Mode::Runtimes) {
+        let rts: Vec<String> = modes::runtimes::runtimes(env)
+            .iter()
+            .map(|r| r.label())
+            .collect();
+        let (test, quick, full) = modes::runtimes::REPS;
+        settings.push(format!(
+            "runtimes: {}; warm-up {} + reps {} per cell",
+            rts.join(", "),
             env.warmup,
             env.reps_or(test, quick, full)
         ));
@@ -931,7 +951,7 @@ mod tests {
     #[test]
     fn modes_expand() {
         assert_eq!(concrete_modes(&[ModeArg::All]), Mode::all());
-        assert_eq!(Mode::all().len(), 9);
+        assert_eq!(Mode::all().len(), 10);
         assert_eq!(
             concrete_modes(&[ModeArg::One(Mode::Latency), ModeArg::One(Mode::Suite)]),
             vec![Mode::Suite, Mode::Latency]

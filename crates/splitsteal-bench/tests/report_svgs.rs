@@ -94,6 +94,7 @@ fn every_plot_is_written_and_its_labels_lie_inside_it() {
         "multiprogram-speedup.svg",
         "mailbox.svg",
         "pbbs.svg",
+        "runtimes-ratio-to-best.svg",
     ] {
         assert!(names.iter().any(|n| n == want), "{want} missing: {names:?}");
     }

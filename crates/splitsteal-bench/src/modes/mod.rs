@@ -11,6 +11,7 @@
 //! | `mailbox` | one consumer, 1/2/4 producers: ns per message through splitsteal's mailbox, a `Mutex<VecDeque>`, crossbeam's channel, `SegQueue`, `ArrayQueue` | low-latency thesis, §4.4; issue 15 |
 //! | `cache` | L1 and last-level misses per task and per steal of each deque, simulated by cachegrind | low-latency thesis, §4.3.1 |
 //! | `pbbs` | the PBBS benchmarks on PBBS-format input files (generated, or `--pbbs-dir`), 1 and 2 threads: best policy, lcws-signal, rayon's own API, serial; PBBS's checkers | LCWS-in-practice paper, §5; issue 15 |
+//! | `runtimes` | the tzcnt/runtime-benchmarks programs (fib, skynet, nqueens, matmul) on splitsteal, rayon, chili and forte, 1 and 2 threads: medians and the suite's mean ratio to best | issue 31 |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -28,6 +29,7 @@ pub mod latency;
 pub mod mailbox;
 pub mod multiprogram;
 pub mod pbbs;
+pub mod runtimes;
 pub mod scaling;
 pub mod suite;
 pub mod syncops;
@@ -54,6 +56,8 @@ pub enum Mode {
     Cache,
     /// PBBS benchmarks on PBBS-format inputs (--pbbs-dir, or generated): best policy, lcws-signal, rayon's API, serial.
     Pbbs,
+    /// tzcnt/runtime-benchmarks' fib, skynet, nqueens, matmul on splitsteal, rayon, chili, forte: mean ratio to best.
+    Runtimes,
 }
 
 /// What a mode is: its name, the runs it plans and how it runs.
@@ -153,6 +157,13 @@ impl Mode {
                 name: "pbbs",
                 planned_runs: |env, _| pbbs::planned_runs(env),
                 run: |env, _| pbbs::run(env),
+                workloads: |_| None,
+            },
+            // Its programs are its own (fib, skynet, nqueens, matmul at the suite's sizes).
+            Mode::Runtimes => Spec {
+                name: "runtimes",
+                planned_runs: |env, _| runtimes::planned_runs(env),
+                run: |env, _| runtimes::run(env),
                 workloads: |_| None,
             },
         }
