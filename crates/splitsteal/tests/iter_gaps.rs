@@ -670,6 +670,30 @@ fn ranges_longer_than_usize_are_unindexed_and_stop_early() {
 }
 
 #[test]
+fn a_filtered_search_on_a_huge_range_stops_once_found() {
+    // The left half's items are all rejected by the filter: its piece must still see the
+    // right half's match between items (rayon's tests/octillion.rs, with two threads).
+    const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
+    let pool = splitsteal::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let found = pool.install(|| {
+        (0..OCTILLION)
+            .into_par_iter()
+            .filter(|x| *x > OCTILLION / 2)
+            .find_any(|_| true)
+    });
+    assert!(found.is_some_and(|x| x > OCTILLION / 2));
+    let found = pool.install(|| {
+        (0..OCTILLION)
+            .into_par_iter()
+            .find_map_any(|x| (x > OCTILLION / 2).then_some(x))
+    });
+    assert!(found.is_some());
+}
+
+#[test]
 #[should_panic(expected = "unindexed parallel iterator")]
 fn indexed_methods_on_a_range_longer_than_usize_panic_with_a_message() {
     let _ = (0..=u64::MAX).into_par_iter().rev().count();

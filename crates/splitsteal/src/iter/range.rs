@@ -534,7 +534,9 @@ mod tests {
         );
         assert_eq!((0..usize::MAX as u128 + 1).into_par_iter().opt_len(), None);
         assert_eq!((i128::MIN..i128::MAX).into_par_iter().opt_len(), None);
-        assert_eq!((5..3u128).into_par_iter().opt_len(), Some(0));
+        #[allow(clippy::reversed_empty_ranges)]
+        let empty = 5..3u128;
+        assert_eq!(empty.into_par_iter().opt_len(), Some(0));
     }
 
     #[test]

@@ -95,7 +95,7 @@ trait Slice: Sized + Send {
     fn cut_at(self, index: usize) -> (Self, Self);
 }
 
-impl<'a, T: Sync> Slice for &'a [T] {
+impl<T: Sync> Slice for &[T] {
     type Elem = T;
 
     fn get(&self) -> &[T] {
@@ -107,7 +107,7 @@ impl<'a, T: Sync> Slice for &'a [T] {
     }
 }
 
-impl<'a, T: Send> Slice for &'a mut [T] {
+impl<T: Send> Slice for &mut [T] {
     type Elem = T;
 
     fn get(&self) -> &[T] {
