@@ -45,7 +45,7 @@ pub mod string {
     /// The iterator of `par_drain(range)` on a `String`.
     pub use crate::iter::drain::StringDrain as Drain;
 }
-pub use iter::{collections, option, range, result, slice, vec};
+pub use iter::{collections, option, range, range_inclusive, result, slice, vec};
 
 pub use par::current::{par_for, par_for_grain};
 pub use splitsteal_core::{

@@ -264,7 +264,7 @@ fn par_split_and_split_inclusive_match_std() {
             let tag = |pieces: Vec<&mut [u64]>| {
                 for (i, p) in pieces.into_iter().enumerate() {
                     for x in p {
-                        *x = *x * 1_000_003 + i as u64;
+                        *x = x.wrapping_mul(1_000_003).wrapping_add(i as u64);
                     }
                 }
             };
@@ -619,9 +619,227 @@ fn wide_integer_ranges_match_std() {
 }
 
 #[test]
-#[should_panic(expected = "too long for a parallel iterator")]
-fn a_128_bit_range_longer_than_usize_panics_with_a_message() {
-    let _ = (0..u128::MAX).into_par_iter();
+fn literal_ranges_take_their_type_from_later_use() {
+    // rayon issue 833: with one impl per integer type the literals fell back to `i32`
+    // and this did not compile.
+    fn is_even(n: i64) -> bool {
+        n % 2 == 0
+    }
+    let v: Vec<_> = (1..100).into_par_iter().filter(|&x| is_even(x)).collect();
+    assert!(v.into_iter().eq((2..100).step_by(2)));
+    let v: Vec<_> = (1..=100).into_par_iter().filter(|&x| is_even(x)).collect();
+    assert!(v.into_iter().eq((2..=100).step_by(2)));
+    assert_eq!(
+        (0..100).into_par_iter().position_any(|x| x == 50i16),
+        Some(50)
+    );
+    assert!((0..=100)
+        .into_par_iter()
+        .zip(0..=100)
+        .all(|(a, b)| i16::eq(&a, &b)));
+    let _: &splitsteal::range_inclusive::Iter<u8> = &(0..=5).into_par_iter();
+}
+
+#[test]
+fn ranges_longer_than_usize_are_unindexed_and_stop_early() {
+    const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
+    everywhere(|| {
+        let top = 0..=u64::MAX;
+        assert_eq!(top.clone().into_par_iter().opt_len(), None);
+        assert_eq!(top.clone().into_par_iter().find_first(|&x| x > 9), Some(10));
+        assert!(top.clone().into_par_iter().any(|x| x == 3));
+        assert_eq!(top.into_par_iter().take_any(100).count(), 100);
+        let huge = 0..OCTILLION;
+        assert_eq!(huge.clone().into_par_iter().opt_len(), None);
+        assert_eq!(huge.clone().into_par_iter().find_first(|_| true), Some(0));
+        assert!(huge
+            .into_par_iter()
+            .find_any(|&x| x % 1000 == 999)
+            .is_some());
+        let all = i128::MIN..=i128::MAX; // 2^128 values
+        assert_eq!(all.clone().into_par_iter().opt_len(), None);
+        assert_eq!(
+            all.into_par_iter().find_first(|&x| x > i128::MIN + 1),
+            Some(i128::MIN + 2)
+        );
+        // At the top of the type: the last values are reached, none is skipped.
+        let near_top = (u128::MAX - 99)..=u128::MAX;
+        let v: Vec<u128> = near_top.clone().into_par_iter().collect();
+        assert_eq!(v, near_top.collect::<Vec<_>>());
+    });
+}
+
+#[test]
+fn a_filtered_search_on_a_huge_range_stops_once_found() {
+    // The left half's items are all rejected by the filter: its piece must still see the
+    // right half's match between items (rayon's tests/octillion.rs, with two threads).
+    const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
+    let pool = splitsteal::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let found = pool.install(|| {
+        (0..OCTILLION)
+            .into_par_iter()
+            .filter(|x| *x > OCTILLION / 2)
+            .find_any(|_| true)
+    });
+    assert!(found.is_some_and(|x| x > OCTILLION / 2));
+    let found = pool.install(|| {
+        (0..OCTILLION)
+            .into_par_iter()
+            .find_map_any(|x| (x > OCTILLION / 2).then_some(x))
+    });
+    assert!(found.is_some());
+}
+
+#[test]
+#[should_panic(expected = "unindexed parallel iterator")]
+fn indexed_methods_on_a_range_longer_than_usize_panic_with_a_message() {
+    let _ = (0..=u64::MAX).into_par_iter().rev().count();
+}
+
+#[test]
+fn skip_still_runs_the_skipped_items_side_effects() {
+    everywhere(|| {
+        for &n in SIZES {
+            for k in [0, 1, n / 2, n, n + 3] {
+                let seen = AtomicUsize::new(0);
+                let rest: Vec<usize> = (0..n)
+                    .into_par_iter()
+                    .inspect(|_| {
+                        seen.fetch_add(1, Ordering::Relaxed);
+                    })
+                    .skip(k)
+                    .collect();
+                assert_eq!(rest, (0..n).skip(k).collect::<Vec<_>>());
+                assert_eq!(seen.load(Ordering::Relaxed), n, "n={n} skip {k}");
+            }
+        }
+    });
+    // A panic among the skipped items is not lost either.
+    quiet_planned_panics();
+    let r = catch_unwind(|| {
+        (0..100usize)
+            .into_par_iter()
+            .map(|x| {
+                if x == 3 {
+                    std::panic::panic_any(PLANNED);
+                }
+                x
+            })
+            .skip(50)
+            .count()
+    });
+    assert!(r.is_err());
+}
+
+#[test]
+fn panic_fuse_also_stops_the_pieces_of_a_reversed_iterator() {
+    quiet_planned_panics();
+    let pool = splitsteal::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let n = 10_000usize;
+        let count = |fuse: bool| {
+            let seen = AtomicUsize::new(0);
+            let check = |&x: &usize| {
+                if x == n - 1 {
+                    std::panic::panic_any(PLANNED);
+                }
+            };
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                let base = (0..n).into_par_iter().with_max_len(1);
+                let count = |_| {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                };
+                if fuse {
+                    base.panic_fuse().inspect(check).rev().for_each(count)
+                } else {
+                    base.inspect(check).rev().for_each(count)
+                }
+            }));
+            assert!(r.is_err());
+            seen.into_inner()
+        };
+        // Reversed, item n - 1 comes first: unfused, every other item still runs.
+        assert_eq!(count(false), n - 1);
+        assert_eq!(count(true), 0);
+    });
+}
+
+#[test]
+fn repeat_n_of_zero_drops_its_element_and_never_clones() {
+    static CLONES: AtomicUsize = AtomicUsize::new(0);
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    struct Counted;
+    impl Clone for Counted {
+        fn clone(&self) -> Self {
+            CLONES.fetch_add(1, Ordering::Relaxed);
+            Counted
+        }
+    }
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            DROPS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let take = || {
+        (
+            CLONES.swap(0, Ordering::Relaxed),
+            DROPS.swap(0, Ordering::Relaxed),
+        )
+    };
+    let empty = splitsteal::iter::repeat_n(Counted, 0);
+    assert_eq!(take(), (0, 1), "dropped at once");
+    let copy = empty.clone();
+    assert_eq!(empty.count() + copy.count(), 0);
+    assert_eq!(take(), (0, 0));
+    let v: Vec<Counted> = splitsteal::iter::repeat_n(Counted, 100).collect();
+    assert_eq!(take(), (99, 0), "the last item is the element itself");
+    drop(v);
+    assert_eq!(take(), (0, 100));
+    // Unbounded `repeat` zipped with an indexed iterator is indexed.
+    let z = splitsteal::iter::repeat(7u8).zip(vec![1, 2, 3]);
+    assert_eq!(z.len(), 3);
+    assert_eq!(z.collect::<Vec<_>>(), [(7, 1), (7, 2), (7, 3)]);
+}
+
+#[test]
+fn slice_splits_call_their_predicate_once_per_position() {
+    let inputs = cut_inputs();
+    everywhere(|| {
+        for v in &inputs {
+            let calls = AtomicUsize::new(0);
+            let sep = |x: &u64| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                *x == 0
+            };
+            let n = v.len();
+            let got: Vec<&[u64]> = v.par_split(sep).collect();
+            assert_eq!(got, v.split(|x| *x == 0).collect::<Vec<_>>());
+            assert_eq!(calls.swap(0, Ordering::Relaxed), n, "split, n={n}");
+            let got: Vec<&[u64]> = v.par_split_inclusive(sep).collect();
+            assert_eq!(got, v.split_inclusive(|x| *x == 0).collect::<Vec<_>>());
+            // The last item is no cut whatever it is: it is not asked about.
+            assert_eq!(calls.swap(0, Ordering::Relaxed), n.saturating_sub(1));
+            let mut m = v.clone();
+            assert_eq!(m.par_split_mut(sep).count(), v.split(|x| *x == 0).count());
+            assert_eq!(calls.swap(0, Ordering::Relaxed), n, "split_mut, n={n}");
+            let pairs = |a: &u64, b: &u64| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                a % 3 <= b % 3
+            };
+            let got: Vec<&[u64]> = v.par_chunk_by(pairs).collect();
+            assert_eq!(got, v.chunk_by(|a, b| a % 3 <= b % 3).collect::<Vec<_>>());
+            assert_eq!(calls.swap(0, Ordering::Relaxed), n.saturating_sub(1));
+            let got = m.par_chunk_by_mut(pairs).count();
+            assert_eq!(got, v.chunk_by(|a, b| a % 3 <= b % 3).count());
+            assert_eq!(calls.swap(0, Ordering::Relaxed), n.saturating_sub(1));
+        }
+    });
 }
 
 // ---- rayon's sources and adaptors for its own tests: split, walk_tree, MultiZip,

@@ -127,17 +127,10 @@ where
         }
     }
 
-    fn consume_iter<It>(self, iter: It) -> Self
-    where
-        It: IntoIterator<Item = T>,
-    {
-        FilterMapFolder {
-            base: self
-                .base
-                .consume_iter(iter.into_iter().filter_map(self.filter_op)),
-            filter_op: self.filter_op,
-        }
-    }
+    // No `consume_iter` over `iter.filter_map(..)`: that would let a long run of rejected items
+    // pass without a look at `full()`, so a search on a huge range (rayon's
+    // `filter(..).find_any(..)` on `0..10^27u128`) would never see another piece's match.
+    // The default `consume_iter` checks `full()` after every item, as rayon's does.
 
     fn complete(self) -> F::Result {
         self.base.complete()

@@ -28,6 +28,7 @@ mod reduce;
 mod sum;
 
 pub mod range;
+pub mod range_inclusive;
 pub mod slice;
 pub mod vec;
 

@@ -1,6 +1,11 @@
 //! `panic_fuse`: once any piece panics, the other pieces stop at their next item instead of
 //! running to the end before the panic is re-raised. A shared flag is set by a guard that
 //! sees the folder's unwind; consumers and folders report themselves full once it is set.
+//!
+//! An adaptor above the fuse may run a piece through the producer's sequential iterator
+//! instead of its `fold_with` (`rev` does), so that iterator is fused too: it ends once the
+//! flag is set, and sets the flag if it is dropped while its thread unwinds (a panic in
+//! the folder that was pulling items from it).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -97,12 +102,15 @@ struct FuseProducer<'f, P> {
     fuse: &'f AtomicBool,
 }
 
-impl<P: Producer> Producer for FuseProducer<'_, P> {
+impl<'f, P: Producer> Producer for FuseProducer<'f, P> {
     type Item = P::Item;
-    type IntoIter = P::IntoIter;
+    type IntoIter = FuseIter<'f, P::IntoIter>;
 
-    fn into_iter(self) -> P::IntoIter {
-        self.base.into_iter()
+    fn into_iter(self) -> Self::IntoIter {
+        FuseIter {
+            base: self.base.into_iter(),
+            fuse: self.fuse,
+        }
     }
 
     fn min_len(&self) -> usize {
@@ -136,6 +144,51 @@ impl<P: Producer> Producer for FuseProducer<'_, P> {
             .base
     }
 }
+
+/// A piece's sequential iterator under the fuse: ends once the fuse is blown, and blows
+/// it if dropped while unwinding.
+struct FuseIter<'f, I> {
+    base: I,
+    fuse: &'f AtomicBool,
+}
+
+impl<I> Drop for FuseIter<'_, I> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            // Relaxed: see `Guard`.
+            self.fuse.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl<I: Iterator> Iterator for FuseIter<'_, I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if blown(self.fuse) {
+            None
+        } else {
+            self.base.next()
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.base.size_hint()
+    }
+}
+
+impl<I: DoubleEndedIterator> DoubleEndedIterator for FuseIter<'_, I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        if blown(self.fuse) {
+            None
+        } else {
+            self.base.next_back()
+        }
+    }
+}
+
+// The length is the base's: it is only cut short by a panic, which discards the result.
+impl<I: ExactSizeIterator> ExactSizeIterator for FuseIter<'_, I> {}
 
 struct FuseConsumer<'f, C> {
     base: C,

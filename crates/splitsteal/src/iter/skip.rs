@@ -1,10 +1,30 @@
-//! `skip`: the base producer is split once at `n` and only its right part runs.
+//! `skip`: the base producer is split once at `n`; the right part is the result, and the
+//! left part is still run, beside it, into a consumer that discards its items, so the
+//! skipped items' side effects (an upstream `map` or `inspect` closure) happen, as with
+//! std's `skip` and rayon's.
 
 use super::plumbing::{bridge, Consumer, ProducerCallback, UnindexedConsumer};
 use super::skip_take::{Cut, Keep};
 use super::{IndexedParallelIterator, ParallelIterator};
 
-/// The iterator of [`IndexedParallelIterator::skip`].
+/// The iterator of [`IndexedParallelIterator::skip`]. The skipped items are produced
+/// (and dropped), so closures upstream still run on them.
+///
+/// ```
+/// use splitsteal::prelude::*;
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+///
+/// let seen = AtomicUsize::new(0);
+/// let rest: Vec<u32> = (0..10u32)
+///     .into_par_iter()
+///     .inspect(|_| {
+///         seen.fetch_add(1, Ordering::Relaxed);
+///     })
+///     .skip(7)
+///     .collect();
+/// assert_eq!(rest, [7, 8, 9]);
+/// assert_eq!(seen.into_inner(), 10);
+/// ```
 #[must_use = "iterator adaptors are lazy and do nothing unless consumed"]
 #[derive(Debug, Clone)]
 pub struct Skip<I> {

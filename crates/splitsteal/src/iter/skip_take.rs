@@ -1,14 +1,17 @@
-//! What `skip` and `take` share: the base producer is split once, at `n`, before the run;
-//! one part runs and the other is dropped at once (a `Vec`'s items, say, are freed before
-//! the run rather than after it).
+//! What `skip` and `take` share: the base producer is split once, at `n`, before the run.
+//! For `take` the part after the cut is dropped at once (a `Vec`'s items, say, are freed
+//! before the run rather than after it), as rayon and std's `take` never produce them. For
+//! `skip` the part before the cut is still run, into a consumer that drops its items, so
+//! their side effects happen, as std's `skip` and rayon's do.
 
-use super::plumbing::{Producer, ProducerCallback};
+use super::for_each::NoopReducer;
+use super::plumbing::{bridge_producer_consumer, Consumer, Folder, Producer, ProducerCallback};
 
-/// Which part of the cut runs.
+/// Which part of the cut is the result.
 pub(super) enum Keep {
-    /// `[0, at)`: `take`.
+    /// `[0, at)`: `take` (the rest is dropped unproduced).
     Before,
-    /// `[at, len)`: `skip`.
+    /// `[at, len)`: `skip` (the rest is produced and discarded).
     After,
 }
 
@@ -30,11 +33,62 @@ where
         P: Producer<Item = T>,
     {
         let (before, after) = base.split_at(self.at);
-        let (kept, dropped) = match self.keep {
-            Keep::Before => (before, after),
-            Keep::After => (after, before),
-        };
-        drop(dropped);
-        self.callback.callback(kept)
+        match self.keep {
+            Keep::Before => {
+                drop(after);
+                self.callback.callback(before)
+            }
+            Keep::After if self.at == 0 => self.callback.callback(after),
+            Keep::After => {
+                // The skipped part runs as a spawned job while this thread runs the rest; a
+                // panic in either is re-raised when the scope ends.
+                let at = self.at;
+                crate::in_place_scope(|scope| {
+                    scope.spawn(move |_| bridge_producer_consumer(at, before, Discard));
+                    self.callback.callback(after)
+                })
+            }
+        }
+    }
+}
+
+/// A consumer that drops every item: it runs the skipped part for its side effects.
+struct Discard;
+
+impl<T> Consumer<T> for Discard {
+    type Folder = Discard;
+    type Reducer = NoopReducer;
+    type Result = ();
+
+    fn split_at(self, _index: usize) -> (Self, Self, NoopReducer) {
+        (Discard, Discard, NoopReducer)
+    }
+
+    fn into_folder(self) -> Self {
+        self
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+impl<T> Folder<T> for Discard {
+    type Result = ();
+
+    fn consume(self, item: T) -> Self {
+        drop(item);
+        self
+    }
+
+    fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
+        iter.into_iter().for_each(drop);
+        self
+    }
+
+    fn complete(self) {}
+
+    fn full(&self) -> bool {
+        false
     }
 }

@@ -2,39 +2,37 @@
 //! and their `_mut` forms, giving the sub-slices std's `split`, `split_inclusive` and
 //! `chunk_by` give, in order.
 //!
-//! A piece of the slice is split by finding a cut near its middle (searching forward, then
-//! backward): a separator for `par_split` (dropped, the two sides split independently), a
-//! separator followed by more items for `par_split_inclusive` (the separator ends the left
-//! side), a pair the predicate rejects for `par_chunk_by`. In each case the sequential
-//! result of the whole is the left side's followed by the right side's, so pieces fold with
-//! std's own iterators. A piece with no cut is folded whole, so a failed search costs at
-//! most one extra pass over items that are then folded anyway.
+//! A *position* is where a cut may be: an item for `par_split` (a separator, dropped) and
+//! `par_split_inclusive` (a separator, which ends the left side; the last item is not a
+//! position, since a separator there cuts nothing off), a neighbouring pair for
+//! `par_chunk_by` (a pair the predicate rejects). The predicate is called exactly once
+//! per position (never for the last item of `par_split_inclusive`), as rayon does: each
+//! piece remembers the `tail` of its positions already known not to be cuts.
+//!
+//! A piece is split by looking for a cut among its untested positions, from their middle
+//! forward, then backward. Found forward, the positions between the middle and the cut are
+//! known clean and become the left side's tail; found backward, everything right of the cut
+//! was tested. Not found, the whole piece is known clean and is folded as one item. A
+//! piece is folded by testing its untested positions in order, and the sequential result
+//! of the whole is the left side's followed by the right side's, so the order is std's.
 
 use super::plumbing::{bridge_unindexed, Folder, UnindexedConsumer, UnindexedProducer};
 use super::ParallelIterator;
 
-/// Where a piece may be cut, and how a piece is folded sequentially.
+/// The kind of cut: which positions a slice has and what a cut at one leaves.
 trait Cut<T>: Sync {
-    /// `(left_end, right_start)` of a cut near the middle of `s`, with both sides shorter
-    /// than `s` (so splitting always makes progress), or `None`.
-    fn cut(&self, s: &[T]) -> Option<(usize, usize)>;
+    /// Whether the final piece is produced even when empty (`split` gives `[]` after a
+    /// trailing separator and for an empty slice; the others do not).
+    const EMPTY_LAST: bool;
 
-    fn fold<'a, F: Folder<&'a [T]>>(&self, s: &'a [T], folder: F) -> F
-    where
-        T: 'a;
+    /// How many positions a slice of `len` items has.
+    fn positions(len: usize) -> usize;
 
-    fn fold_mut<'a, F: Folder<&'a mut [T]>>(&self, s: &'a mut [T], folder: F) -> F
-    where
-        T: 'a;
-}
+    /// Whether position `p` of `s` is a cut (the predicate's one call for it).
+    fn hit(&self, s: &[T], p: usize) -> bool;
 
-/// The first index in `range` (searched from the middle outwards: forward, then backward)
-/// where `hit` holds.
-fn search(lo: usize, hi: usize, hit: impl Fn(usize) -> bool) -> Option<usize> {
-    let mid = lo + (hi - lo) / 2;
-    (mid..hi)
-        .find(|&i| hit(i))
-        .or_else(|| (lo..mid).rev().find(|&i| hit(i)))
+    /// `(left_end, right_start)` of a cut at position `p`.
+    fn sides(p: usize) -> (usize, usize);
 }
 
 struct Sep<P>(P);
@@ -42,124 +40,167 @@ struct SepInclusive<P>(P);
 struct Runs<F>(F);
 
 impl<T, P: Fn(&T) -> bool + Sync> Cut<T> for Sep<P> {
-    fn cut(&self, s: &[T]) -> Option<(usize, usize)> {
-        search(0, s.len(), |i| (self.0)(&s[i])).map(|i| (i, i + 1))
+    const EMPTY_LAST: bool = true;
+
+    fn positions(len: usize) -> usize {
+        len
     }
 
-    fn fold<'a, F: Folder<&'a [T]>>(&self, s: &'a [T], folder: F) -> F
-    where
-        T: 'a,
-    {
-        folder.consume_iter(s.split(&self.0))
+    fn hit(&self, s: &[T], p: usize) -> bool {
+        (self.0)(&s[p])
     }
 
-    fn fold_mut<'a, F: Folder<&'a mut [T]>>(&self, s: &'a mut [T], folder: F) -> F
-    where
-        T: 'a,
-    {
-        folder.consume_iter(s.split_mut(&self.0))
+    fn sides(p: usize) -> (usize, usize) {
+        (p, p + 1)
     }
 }
 
 impl<T, P: Fn(&T) -> bool + Sync> Cut<T> for SepInclusive<P> {
-    fn cut(&self, s: &[T]) -> Option<(usize, usize)> {
-        // A separator at the very end cuts nothing off.
-        search(0, s.len().saturating_sub(1), |i| (self.0)(&s[i])).map(|i| (i + 1, i + 1))
+    const EMPTY_LAST: bool = false;
+
+    fn positions(len: usize) -> usize {
+        len.saturating_sub(1)
     }
 
-    fn fold<'a, F: Folder<&'a [T]>>(&self, s: &'a [T], folder: F) -> F
-    where
-        T: 'a,
-    {
-        folder.consume_iter(s.split_inclusive(&self.0))
+    fn hit(&self, s: &[T], p: usize) -> bool {
+        (self.0)(&s[p])
     }
 
-    fn fold_mut<'a, F: Folder<&'a mut [T]>>(&self, s: &'a mut [T], folder: F) -> F
-    where
-        T: 'a,
-    {
-        folder.consume_iter(s.split_inclusive_mut(&self.0))
+    fn sides(p: usize) -> (usize, usize) {
+        (p + 1, p + 1)
     }
 }
 
 impl<T, P: Fn(&T, &T) -> bool + Sync> Cut<T> for Runs<P> {
-    fn cut(&self, s: &[T]) -> Option<(usize, usize)> {
-        search(1, s.len().max(1), |i| !(self.0)(&s[i - 1], &s[i])).map(|i| (i, i))
+    const EMPTY_LAST: bool = false;
+
+    fn positions(len: usize) -> usize {
+        len.saturating_sub(1)
     }
 
-    fn fold<'a, F: Folder<&'a [T]>>(&self, s: &'a [T], folder: F) -> F
-    where
-        T: 'a,
-    {
-        folder.consume_iter(s.chunk_by(&self.0))
+    /// Position `p` is the pair `(s[p], s[p + 1])`.
+    fn hit(&self, s: &[T], p: usize) -> bool {
+        !(self.0)(&s[p], &s[p + 1])
     }
 
-    fn fold_mut<'a, F: Folder<&'a mut [T]>>(&self, s: &'a mut [T], folder: F) -> F
-    where
-        T: 'a,
-    {
-        folder.consume_iter(s.chunk_by_mut(&self.0))
+    fn sides(p: usize) -> (usize, usize) {
+        (p + 1, p + 1)
     }
 }
 
-struct Pieces<'a, 'c, T, C> {
-    slice: &'a [T],
+/// What the pieces are: `&[T]` or `&mut [T]`.
+trait Slice: Sized + Send {
+    type Elem;
+    fn get(&self) -> &[Self::Elem];
+    fn cut_at(self, index: usize) -> (Self, Self);
+}
+
+impl<T: Sync> Slice for &[T] {
+    type Elem = T;
+
+    fn get(&self) -> &[T] {
+        self
+    }
+
+    fn cut_at(self, index: usize) -> (Self, Self) {
+        self.split_at(index)
+    }
+}
+
+impl<T: Send> Slice for &mut [T] {
+    type Elem = T;
+
+    fn get(&self) -> &[T] {
+        self
+    }
+
+    fn cut_at(self, index: usize) -> (Self, Self) {
+        self.split_at_mut(index)
+    }
+}
+
+/// A piece of the slice; its positions from `tail` on are known not to be cuts.
+struct Pieces<'c, S, C> {
+    slice: S,
+    tail: usize,
     cut: &'c C,
 }
 
-impl<'a, T: Sync, C: Cut<T>> UnindexedProducer for Pieces<'a, '_, T, C> {
-    type Item = &'a [T];
+impl<'c, S: Slice, C: Cut<S::Elem>> Pieces<'c, S, C> {
+    fn new(slice: S, cut: &'c C) -> Self {
+        let tail = C::positions(slice.get().len());
+        Pieces { slice, tail, cut }
+    }
+}
+
+impl<S: Slice, C: Cut<S::Elem>> UnindexedProducer for Pieces<'_, S, C> {
+    type Item = S;
 
     fn split(self) -> (Self, Option<Self>) {
-        match self.cut.cut(self.slice) {
-            Some((left_end, right_start)) => (
+        let Pieces { slice, tail, cut } = self;
+        let mid = tail / 2;
+        let s = slice.get();
+        let forward = (mid..tail).find(|&p| cut.hit(s, p));
+        let found = match forward {
+            Some(p) => Some(p),
+            None => (0..mid).rev().find(|&p| cut.hit(s, p)),
+        };
+        let Some(p) = found else {
+            // No cut at all: the whole piece is one item.
+            return (
                 Pieces {
-                    slice: &self.slice[..left_end],
-                    cut: self.cut,
+                    slice,
+                    tail: 0,
+                    cut,
                 },
-                Some(Pieces {
-                    slice: &self.slice[right_start..],
-                    cut: self.cut,
-                }),
-            ),
-            None => (self, None),
-        }
+                None,
+            );
+        };
+        let (left_end, right_start) = C::sides(p);
+        let (left, right) = slice.cut_at(right_start);
+        let (left, _) = left.cut_at(left_end);
+        let (left_tail, right_tail) = if forward.is_some() {
+            // Tested: `mid..=p`. The left side keeps `mid..p` clean; the right side's
+            // clean positions are still those from `tail` on.
+            (mid, tail - right_start)
+        } else {
+            // Tested: all of `mid..tail`, then `p..mid` backward: the right side is clean.
+            (p, 0)
+        };
+        (
+            Pieces {
+                slice: left,
+                tail: left_tail,
+                cut,
+            },
+            Some(Pieces {
+                slice: right,
+                tail: right_tail,
+                cut,
+            }),
+        )
     }
 
-    fn fold_with<F: Folder<&'a [T]>>(self, folder: F) -> F {
-        self.cut.fold(self.slice, folder)
-    }
-}
-
-struct PiecesMut<'a, 'c, T, C> {
-    slice: &'a mut [T],
-    cut: &'c C,
-}
-
-impl<'a, T: Send, C: Cut<T>> UnindexedProducer for PiecesMut<'a, '_, T, C> {
-    type Item = &'a mut [T];
-
-    fn split(self) -> (Self, Option<Self>) {
-        match self.cut.cut(self.slice) {
-            Some((left_end, right_start)) => {
-                let (left, right) = self.slice.split_at_mut(right_start);
-                (
-                    PiecesMut {
-                        slice: &mut left[..left_end],
-                        cut: self.cut,
-                    },
-                    Some(PiecesMut {
-                        slice: right,
-                        cut: self.cut,
-                    }),
-                )
+    fn fold_with<F: Folder<S>>(self, mut folder: F) -> F {
+        let Pieces { slice, tail, cut } = self;
+        // `rest` is the slice from `start` on, not yet handed to the folder.
+        let (mut rest, mut start) = (slice, 0);
+        for p in 0..tail {
+            if cut.hit(rest.get(), p - start) {
+                let (left_end, right_start) = C::sides(p - start);
+                let (item, after) = rest.cut_at(right_start);
+                folder = folder.consume(item.cut_at(left_end).0);
+                if folder.full() {
+                    return folder;
+                }
+                rest = after;
+                start += right_start;
             }
-            None => (self, None),
         }
-    }
-
-    fn fold_with<F: Folder<&'a mut [T]>>(self, folder: F) -> F {
-        self.cut.fold_mut(self.slice, folder)
+        if C::EMPTY_LAST || !rest.get().is_empty() {
+            folder = folder.consume(rest);
+        }
+        folder
     }
 }
 
@@ -197,7 +238,7 @@ macro_rules! split_iter {
             where
                 C: UnindexedConsumer<Self::Item>,
             {
-                bridge_unindexed(Pieces { slice: self.slice, cut: &self.cut }, consumer)
+                bridge_unindexed(Pieces::new(self.slice, &self.cut), consumer)
             }
         }
     };
@@ -228,7 +269,7 @@ macro_rules! split_iter {
             where
                 C: UnindexedConsumer<Self::Item>,
             {
-                bridge_unindexed(PiecesMut { slice: self.slice, cut: &self.cut }, consumer)
+                bridge_unindexed(Pieces::new(self.slice, &self.cut), consumer)
             }
         }
     };

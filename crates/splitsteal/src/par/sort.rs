@@ -19,9 +19,18 @@
 //! comparator panics, every recursive call guarantees — on return and while unwinding —
 //! that the elements of its range are all in the half (slice or buffer) the caller
 //! expects: drop guards copy them there. So a panic leaves `v` a permutation of its input.
+//!
+//! A comparator that is not a total order (inconsistent, or random) gives some permutation
+//! of the input and no panic, as rayon's sorts do. The merges and the pre-pass are
+//! permutations by construction whatever the comparator answers; std's sorts at the leaves
+//! may panic when they notice such a comparator (since Rust 1.81), so [`leaf_sort`] catches
+//! that panic — telling it from the comparator's own panics, which propagate — and keeps
+//! the leaf as std left it (a permutation). The happy path pays nothing per comparison.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::mem::{self, ManuallyDrop};
+use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
@@ -78,7 +87,7 @@ where
         ctx,
         v,
         &|a: &T, b: &T| cmp(a, b) == Ordering::Less,
-        &|s: &mut [T]| s.sort_by(&cmp),
+        &|s: &mut [T]| leaf_sort(s, &cmp, true),
     )
 }
 
@@ -140,7 +149,7 @@ where
         ctx,
         v,
         &|a: &T, b: &T| cmp(a, b) == Ordering::Less,
-        &|s: &mut [T]| s.sort_unstable_by(&cmp),
+        &|s: &mut [T]| leaf_sort(s, &cmp, false),
     )
 }
 
@@ -161,6 +170,47 @@ where
     F: Fn(&T) -> K + Sync,
 {
     sort_unstable_by(ctx, v, |a, b| key(a).cmp(&key(b)))
+}
+
+/// std's `sort_by` (`stable`) or `sort_unstable_by` on `s`, except that the panic std may
+/// raise when `cmp` is not a total order is caught: `s` is then left as std left it, a
+/// permutation of its elements (std's sorts are panic-safe), which is all a sort can
+/// promise for such a comparator. A panic of `cmp` itself still propagates.
+///
+/// The default panic hook still reports std's panic on stderr before it is caught, and
+/// with `panic = "abort"` it aborts.
+pub(crate) fn leaf_sort<T, F>(s: &mut [T], cmp: &F, stable: bool)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    /// Records, when dropped while unwinding, that the panic came from `cmp`.
+    struct Raised<'a>(&'a Cell<bool>);
+    impl Drop for Raised<'_> {
+        fn drop(&mut self) {
+            self.0.set(true);
+        }
+    }
+    let from_cmp = Cell::new(false);
+    let watched = |a: &T, b: &T| {
+        let raised = Raised(&from_cmp);
+        let order = cmp(a, b);
+        // Returned normally: nothing to record (`forget` costs nothing at run time).
+        mem::forget(raised);
+        order
+    };
+    let sorted = panic::catch_unwind(AssertUnwindSafe(|| {
+        if stable {
+            s.sort_by(watched)
+        } else {
+            s.sort_unstable_by(watched)
+        }
+    }));
+    if let Err(payload) = sorted {
+        if from_cmp.get() {
+            panic::resume_unwind(payload);
+        }
+        // std found `cmp` inconsistent: any permutation is an acceptable result.
+    }
 }
 
 /// `ctx.join(a, b)`, for code whose invariants need every branch to have run: if the join
@@ -751,6 +801,107 @@ mod tests {
                 drop(v);
                 assert_eq!(live.load(AO::Relaxed), 0);
             }
+        }
+    }
+
+    /// A comparator that answers at random (a shared xorshift state): no total order.
+    fn random_cmp(seed: u64) -> impl Fn(&Counted, &Counted) -> Ordering + Sync {
+        let state = std::sync::atomic::AtomicU64::new(seed | 1);
+        move |_, _| {
+            let mut x = state.load(AO::Relaxed);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            state.store(x, AO::Relaxed);
+            [Ordering::Less, Ordering::Equal, Ordering::Greater][(x % 3) as usize]
+        }
+    }
+
+    #[test]
+    fn inconsistent_comparators_permute_without_panicking() {
+        let big = if cfg!(miri) { 200 } else { 20_000 };
+        let mut rng = Rng(21);
+        for n in [0, 1, 2, 20, 100, 1000, big] {
+            let keys = rng.vec(n, 1 << 20);
+            let mut nearly: Vec<u64> = (0..n as u64).collect();
+            if n > 10 {
+                nearly.swap(3, n - 4); // through the presortedness pre-pass
+            }
+            for (which, input) in [("random", &keys), ("nearly sorted", &nearly)] {
+                for stable in [true, false] {
+                    for (name, cmp) in [
+                        (
+                            "random",
+                            &random_cmp(n as u64)
+                                as &(dyn Fn(&Counted, &Counted) -> Ordering + Sync),
+                        ),
+                        ("always less", &|_: &Counted, _: &Counted| Ordering::Less),
+                        // Consistent but for one key, which claims to precede everything.
+                        ("one liar", &|a: &Counted, b: &Counted| {
+                            if a.0 == 5 || b.0 == 5 {
+                                Ordering::Less
+                            } else {
+                                a.0.cmp(&b.0)
+                            }
+                        }),
+                    ] {
+                        let live = Arc::new(AtomicIsize::new(0));
+                        let mut v: Vec<Counted> =
+                            input.iter().map(|&k| Counted::new(k, &live)).collect();
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            match (stable, n % 2 == 0) {
+                                (true, true) => sort_by(&mut Threads::new(), &mut v, cmp),
+                                (true, false) => {
+                                    sort_by(&mut SplitSerial { morsel: 64 }, &mut v, cmp)
+                                }
+                                (false, true) => sort_unstable_by(&mut Threads::new(), &mut v, cmp),
+                                (false, false) => {
+                                    sort_unstable_by(&mut SplitSerial { morsel: 64 }, &mut v, cmp)
+                                }
+                            }
+                        }));
+                        assert!(
+                            r.is_ok(),
+                            "n={n} {which} input, {name} comparator, stable={stable}"
+                        );
+                        let mut got: Vec<u64> = v.iter().map(|c| c.0).collect();
+                        got.sort();
+                        let mut want = input.clone();
+                        want.sort();
+                        assert!(got == want, "n={n} {which}, {name}: not a permutation");
+                        drop(v);
+                        assert_eq!(live.load(AO::Relaxed), 0);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_inconsistent_comparator_that_panics_still_panics() {
+        let n = if cfg!(miri) { 200 } else { 5000 };
+        let keys = Rng(4).vec(n, 1000);
+        for panic_at in [0usize, 10, 100, 300] {
+            let live = Arc::new(AtomicIsize::new(0));
+            let mut v: Vec<Counted> = keys.iter().map(|&k| Counted::new(k, &live)).collect();
+            let calls = AtomicIsize::new(0);
+            let random = random_cmp(7);
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                sort_by(&mut Threads::new(), &mut v, |a: &Counted, b: &Counted| {
+                    if calls.fetch_add(1, AO::Relaxed) as usize == panic_at {
+                        panic!("cmp");
+                    }
+                    random(a, b)
+                })
+            }));
+            assert!(r.is_err(), "panic_at={panic_at}");
+            let mut got: Vec<u64> = v.iter().map(|c| c.0).collect();
+            got.sort();
+            let mut want = keys.clone();
+            want.sort();
+            assert!(got == want);
+            drop(v);
+            assert_eq!(live.load(AO::Relaxed), 0);
         }
     }
 }

@@ -31,7 +31,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use super::super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
-use super::{merge_sort_plain, Ptr, SEQ_SORT};
+use super::{leaf_sort, merge_sort_plain, Ptr, SEQ_SORT};
 use crate::ForkJoin;
 
 /// Neighbour pairs the probe compares.
@@ -290,8 +290,10 @@ where
             let (x, y) = (&*vp.get().add(*a), &*vp.get().add(*b));
             is_less(x, y) || (!is_less(y, x) && a < b)
         };
+        // An inconsistent `is_less` makes this order inconsistent too: `leaf_sort` keeps
+        // std's panic for that from escaping.
         let leaf = move |s: &mut [usize]| {
-            s.sort_unstable_by(|a, b| {
+            let cmp = |a: &usize, b: &usize| {
                 if before_sync(a, b) {
                     std::cmp::Ordering::Less
                 } else if before_sync(b, a) {
@@ -299,7 +301,8 @@ where
                 } else {
                     std::cmp::Ordering::Equal
                 }
-            })
+            };
+            leaf_sort(s, &cmp, false)
         };
         merge_sort_plain(ctx, &mut outs, &before_sync, &leaf);
     }
