@@ -39,6 +39,7 @@ use common::{is_prime, small_primes, Body, SIEVE_SEGMENT, SOFTENING};
 pub mod on_rayon {
     use rayon::{join, prelude::*};
     include!("fine.rs");
+    include!("surface.rs");
     include!("../../examples/port_from_rayon/programs.rs");
 }
 
@@ -46,6 +47,7 @@ pub mod on_rayon {
 pub mod on_splitsteal {
     use splitsteal::{join, prelude::*};
     include!("fine.rs");
+    include!("surface.rs");
     include!("../../examples/port_from_rayon/programs.rs");
 }
 
@@ -57,7 +59,17 @@ macro_rules! on {
             ParIterLib::Rayon => on_rayon::$f($($arg),*),
         }
     };
+    ($lib:expr, $f:ident::<$($t:ty),*>($($arg:expr),* $(,)?)) => {
+        match $lib {
+            ParIterLib::Splitsteal => on_splitsteal::$f::<$($t),*>($($arg),*),
+            ParIterLib::Rayon => on_rayon::$f::<$($t),*>($($arg),*),
+        }
+    };
 }
+
+mod surface_specs;
+// The surface programs call their element functions as `super::`.
+use surface_specs::{heavy, scramble};
 
 /// A parallel-iterator program: its data, a run on either library, a check against the
 /// serial reference.
@@ -427,6 +439,8 @@ fn fine() -> Vec<WorkloadSpec> {
 struct WordFreq {
     text: String,
     reference: HashMap<String, usize>,
+    /// The program: a word count of the text on a library.
+    count: for<'a> fn(ParIterLib, &'a str) -> HashMap<&'a str, usize>,
 }
 
 impl Program for WordFreq {
@@ -436,7 +450,7 @@ impl Program for WordFreq {
     fn input(&self) {}
 
     fn run(&self, lib: ParIterLib, (): ()) -> HashMap<&str, usize> {
-        on!(lib, word_frequencies(&self.text))
+        (self.count)(lib, &self.text)
     }
 
     fn check(&self, out: &HashMap<&str, usize>) -> Result<(), String> {
@@ -588,7 +602,11 @@ fn port() -> Vec<WorkloadSpec> {
                     .into_iter()
                     .map(|(w, k)| (w.to_string(), k))
                     .collect();
-                boxed(WordFreq { text, reference })
+                boxed(WordFreq {
+                    text,
+                    reference,
+                    count: |lib, t| on!(lib, word_frequencies(t)),
+                })
             },
         ),
         spec(
@@ -616,11 +634,12 @@ fn port() -> Vec<WorkloadSpec> {
     ]
 }
 
-/// Every program of the `iter` section, in report order: the fine-grained ones, then the
-/// port programs.
+/// Every program of the `iter` section, in report order: the fine-grained ones, the port
+/// programs, then the surface programs (sources, adaptors, consumers, sorts).
 pub fn programs() -> Vec<WorkloadSpec> {
     let mut v = fine();
     v.extend(port());
+    v.extend(surface_specs::programs());
     v
 }
 
