@@ -164,25 +164,32 @@ fn no_input<D>(_: &D) {}
 
 /// `Debug` of `x`, cut to a readable length.
 fn short(x: &impl Debug) -> String {
-    let s = format!("{x:?}");
-    if s.chars().count() > 100 {
-        format!("{}…", s.chars().take(100).collect::<String>())
-    } else {
-        s
-    }
+    clip(&format!("{x:?}"), 0)
 }
 
-/// Equality with the reference.
+/// 100 characters of `s` from character `from`, with `…` where it is cut.
+fn clip(s: &str, from: usize) -> String {
+    let n = s.chars().count();
+    let part: String = s.chars().skip(from).take(100).collect();
+    let before = if from > 0 { "…" } else { "" };
+    let after = if from + 100 < n { "…" } else { "" };
+    format!("{before}{part}{after}")
+}
+
+/// Equality with the reference; shows both `Debug` texts from a little before their
+/// first difference.
 fn same<O: PartialEq + Debug>(got: &O, want: &O) -> Result<(), String> {
     if got == want {
-        Ok(())
-    } else {
-        Err(format!(
-            "got {}, the serial reference gives {}",
-            short(got),
-            short(want)
-        ))
+        return Ok(());
     }
+    let (g, w) = (format!("{got:?}"), format!("{want:?}"));
+    let common = g.chars().zip(w.chars()).take_while(|(a, b)| a == b).count();
+    let from = common.saturating_sub(30);
+    Err(format!(
+        "got {}, the serial reference gives {}",
+        clip(&g, from),
+        clip(&w, from)
+    ))
 }
 
 /// Element-wise equality with the reference; names the first difference.
@@ -694,6 +701,25 @@ mod tests {
     }
 
     #[test]
+    fn surface_programs_are_grouped_by_prefix() {
+        let prefixes = [
+            (Group::ParIterSource, "src-", 16),
+            (Group::ParIterAdaptor, "ad-", 10),
+            (Group::ParIterConsumer, "con-", 16),
+            (Group::ParIterSort, "sort-", 15),
+        ];
+        for (group, prefix, count) in prefixes {
+            let members: Vec<&str> = programs()
+                .iter()
+                .filter(|s| s.group == group)
+                .map(|s| s.name)
+                .collect();
+            assert_eq!(members.len(), count, "{prefix}: {members:?}");
+            assert!(members.iter().all(|n| n.starts_with(prefix)), "{members:?}");
+        }
+    }
+
+    #[test]
     fn a_wrong_output_is_reported() {
         assert!(same_vec(&vec![1, 2, 3], &vec![1, 2, 3]).is_ok());
         let e = same_vec(&vec![1, 5, 3], &vec![1, 2, 3]).unwrap_err();
@@ -702,5 +728,12 @@ mod tests {
             .unwrap_err()
             .contains("1 elements"));
         assert!(same(&7u64, &8u64).unwrap_err().contains("got 7"));
+        // A long output is shown from a little before its first difference.
+        let long: Vec<u64> = (0..1000).collect();
+        let mut off = long.clone();
+        off[500] = 7;
+        let e = same(&off, &long).unwrap_err();
+        assert!(e.starts_with("got …") && e.contains("499, 7, 501"), "{e}");
+        assert!(e.contains("gives …") && e.contains("499, 500, 501"), "{e}");
     }
 }

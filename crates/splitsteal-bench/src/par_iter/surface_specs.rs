@@ -157,7 +157,7 @@ fn sources() -> Vec<WorkloadSpec> {
         prog!(
             "src-slice",
             ParIterSource,
-            4_000_000,
+            10_000_000,
             "u64",
             "v.par_iter().map(scramble).sum()",
             |n, seed| {
@@ -171,7 +171,7 @@ fn sources() -> Vec<WorkloadSpec> {
         prog!(
             "src-slice-mut",
             ParIterSource,
-            4_000_000,
+            10_000_000,
             "u64",
             "v.par_iter_mut().for_each(|x| *x = scramble(*x))",
             |n, seed| {
@@ -203,7 +203,7 @@ fn sources() -> Vec<WorkloadSpec> {
         prog!(
             "src-chunks-mut-rows",
             ParIterSource,
-            4_000_000,
+            10_000_000,
             "u64 (√n columns)",
             "grid.par_chunks_mut(cols).enumerate().for_each(row loop)",
             |n, seed| {
@@ -412,7 +412,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-flat-map",
             ParIterAdaptor,
-            200_000,
+            150_000,
             "outer items (≈15.5 inner each)",
             "range.flat_map(|i| (0..i % 32).into_par_iter().map(..)).collect::<Vec<_>>()",
             |n, _seed| {
@@ -448,7 +448,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-chain",
             ParIterAdaptor,
-            4_000_000,
+            10_000_000,
             "u64 (two halves)",
             "a.par_iter().chain(b.par_iter()).map(scramble).collect::<Vec<_>>()",
             |n, seed| {
@@ -463,7 +463,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-zip",
             ParIterAdaptor,
-            2_000_000,
+            5_000_000,
             "u64 × 3",
             "a.par_iter().zip(b).zip(c).map(a × b + c).collect::<Vec<_>>()",
             |n, seed| {
@@ -506,7 +506,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-step-by",
             ParIterAdaptor,
-            6_000_000,
+            12_000_000,
             "u64",
             "v.par_iter().step_by(3).map(scramble).sum()",
             |n, seed| {
@@ -554,7 +554,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-skip-take",
             ParIterAdaptor,
-            4_000_000,
+            12_000_000,
             "u64",
             "v.par_iter().skip(n / 8).take(n / 2).map(scramble).collect::<Vec<_>>()",
             |n, seed| {
@@ -574,7 +574,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-nested",
             ParIterAdaptor,
-            4_000_000,
+            12_000_000,
             "u64 (√n rows of √n)",
             "rows.par_iter().map(|row| row.par_iter().sum()).sum() over long rows",
             |n, seed| {
@@ -623,7 +623,7 @@ fn consumers() -> Vec<WorkloadSpec> {
     vec![
         collect_into!(
             "con-collect-vec",
-            4_000_000,
+            10_000_000,
             Vec<u64>,
             "v.par_iter().map(scramble).collect::<Vec<_>>() (indexed)",
             scramble
@@ -703,7 +703,7 @@ fn consumers() -> Vec<WorkloadSpec> {
         prog!(
             "con-find-any",
             ParIterConsumer,
-            4_000_000,
+            12_000_000,
             "u64",
             "v.par_iter().find_any(== the one marker at 4/5)",
             |n, seed| {
@@ -731,7 +731,7 @@ fn consumers() -> Vec<WorkloadSpec> {
         prog!(
             "con-sum",
             ParIterConsumer,
-            8_000_000,
+            12_000_000,
             "u64",
             "v.par_iter().sum()",
             |n, seed| {
@@ -806,7 +806,7 @@ fn consumers() -> Vec<WorkloadSpec> {
         prog!(
             "con-any-all",
             ParIterConsumer,
-            4_000_000,
+            8_000_000,
             "u64",
             "(v.par_iter().any(== the marker at 4/5), v.par_iter().all(<= BOUND + 2))",
             |n, seed| {
@@ -863,16 +863,14 @@ fn keys(k: Keys, n: usize, seed: u64) -> Vec<u64> {
     v
 }
 
-/// Full size of the sorts.
-const SORT_N: usize = 1_000_000;
-
 /// The sorts: `par_sort`, `par_sort_unstable`, `par_sort_by_key` × the five [`Keys`]
-/// (`$short` names the distribution in the program's name, `$what` describes it).
+/// (`$full`: the full size; `$short` names the distribution in the program's name, `$what`
+/// describes it).
 macro_rules! sorts {
-    ($($dist:ident $short:literal $what:literal;)*) => {
+    ($($dist:ident $full:literal $short:literal $what:literal;)*) => {
         vec![$(
             prog!(
-                concat!("sort-stable-", $short), ParIterSort, SORT_N, "u64",
+                concat!("sort-stable-", $short), ParIterSort, $full, "u64",
                 concat!("v.par_sort() of ", $what),
                 |n, seed| in_place(
                     keys(Keys::$dist, n, seed),
@@ -881,7 +879,7 @@ macro_rules! sorts {
                 ),
             ),
             prog!(
-                concat!("sort-unstable-", $short), ParIterSort, SORT_N, "u64",
+                concat!("sort-unstable-", $short), ParIterSort, $full, "u64",
                 concat!("v.par_sort_unstable() of ", $what),
                 |n, seed| in_place(
                     keys(Keys::$dist, n, seed),
@@ -890,7 +888,7 @@ macro_rules! sorts {
                 ),
             ),
             prog!(
-                concat!("sort-by-key-", $short), ParIterSort, SORT_N, "(u64, u32)",
+                concat!("sort-by-key-", $short), ParIterSort, $full, "(u64, u32)",
                 concat!("v.par_sort_by_key(|p| p.0) of (key, index) pairs, keys ", $what),
                 |n, seed| in_place(
                     keys(Keys::$dist, n, seed).into_iter().zip(0u32..).collect(),
@@ -908,11 +906,12 @@ pub fn programs() -> Vec<WorkloadSpec> {
     v.extend(adaptors());
     v.extend(consumers());
     v.extend(sorts! {
-        Uniform "uniform" "uniform random u64";
-        FewDistinct "few" "few distinct u64 (n / 1000 values: 5,000 among 5M)";
-        Sorted "sorted" "sorted u64";
-        Reversed "reversed" "reversed u64";
-        AlmostSorted "almost" "almost-sorted u64 (2% of the keys swapped)";
+        // Sorted and reversed inputs take one pass: five times the elements.
+        Uniform 1_000_000 "uniform" "uniform random u64";
+        FewDistinct 1_000_000 "few" "few distinct u64 (n / 1000 values: 5,000 among 5M)";
+        Sorted 5_000_000 "sorted" "sorted u64";
+        Reversed 5_000_000 "reversed" "reversed u64";
+        AlmostSorted 1_000_000 "almost" "almost-sorted u64 (2% of the keys swapped)";
     });
     v
 }
