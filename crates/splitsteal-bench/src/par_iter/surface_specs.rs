@@ -4,7 +4,10 @@
 //! (consumers), `sort-*` (the three sorts on five key distributions).
 //!
 //! Sizes: every program names its full input size; `--quick` runs a tenth of it, the test
-//! size a thousandth (at least 1,000). At full size a run takes about 2–50 ms on one core.
+//! size a thousandth (at least 1,000). At full size a run takes about 2–50 ms on one core;
+//! a collected output stays under 32 MB (glibc's largest mmap threshold), as a larger one
+//! is a fresh mapping per run, whose page faults (≈30 ms for 80 MB) would hide the
+//! iterator's own cost.
 
 use std::collections::{BTreeMap, HashMap, HashSet, LinkedList};
 use std::fmt::Debug;
@@ -448,7 +451,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-chain",
             ParIterAdaptor,
-            10_000_000,
+            3_000_000,
             "u64 (two halves)",
             "a.par_iter().chain(b.par_iter()).map(scramble).collect::<Vec<_>>()",
             |n, seed| {
@@ -463,7 +466,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-zip",
             ParIterAdaptor,
-            5_000_000,
+            3_000_000,
             "u64 × 3",
             "a.par_iter().zip(b).zip(c).map(a × b + c).collect::<Vec<_>>()",
             |n, seed| {
@@ -554,7 +557,7 @@ fn adaptors() -> Vec<WorkloadSpec> {
         prog!(
             "ad-skip-take",
             ParIterAdaptor,
-            12_000_000,
+            6_000_000,
             "u64",
             "v.par_iter().skip(n / 8).take(n / 2).map(scramble).collect::<Vec<_>>()",
             |n, seed| {
@@ -623,7 +626,7 @@ fn consumers() -> Vec<WorkloadSpec> {
     vec![
         collect_into!(
             "con-collect-vec",
-            10_000_000,
+            3_000_000,
             Vec<u64>,
             "v.par_iter().map(scramble).collect::<Vec<_>>() (indexed)",
             scramble
