@@ -781,7 +781,7 @@ fn consumers() -> Vec<WorkloadSpec> {
         prog!(
             "con-partition",
             ParIterConsumer,
-            4_000_000,
+            2_000_000,
             "u64",
             "v.par_iter().copied().partition(x % 3 == 0) into two Vecs",
             |n, seed| {
