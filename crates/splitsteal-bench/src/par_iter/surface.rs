@@ -46,7 +46,7 @@ pub fn src_windows(v: &[u64]) -> usize {
 pub fn src_range(n: u64) -> usize {
     (0..n)
         .into_par_iter()
-        .filter(|&i| super::scramble(i) % 7 == 0)
+        .filter(|&i| super::scramble(i).is_multiple_of(7))
         .count()
 }
 
@@ -120,7 +120,7 @@ pub fn src_hash_map(m: &std::collections::HashMap<u64, u64>) -> u64 {
 /// `HashSet::par_iter`: how many scramble to a multiple of 3.
 pub fn src_hash_set(s: &std::collections::HashSet<u64>) -> usize {
     s.par_iter()
-        .filter(|&&x| super::scramble(x) % 3 == 0)
+        .filter(|&&x| super::scramble(x).is_multiple_of(3))
         .count()
 }
 

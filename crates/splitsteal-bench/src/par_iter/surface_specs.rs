@@ -249,7 +249,7 @@ fn sources() -> Vec<WorkloadSpec> {
             |n, _seed| {
                 read_only(
                     n as u64,
-                    |&n| (0..n).filter(|&i| scramble(i) % 7 == 0).count(),
+                    |&n| (0..n).filter(|&i| scramble(i).is_multiple_of(7)).count(),
                     |lib, &n, ()| on!(lib, src_range(n)),
                 )
             }
@@ -369,7 +369,7 @@ fn sources() -> Vec<WorkloadSpec> {
                 let s: HashSet<u64> = vec32(n, seed, 0x58).into_iter().collect();
                 read_only(
                     s,
-                    |s| s.iter().filter(|&&x| scramble(x) % 3 == 0).count(),
+                    |s| s.iter().filter(|&&x| scramble(x).is_multiple_of(3)).count(),
                     |lib, s, ()| on!(lib, src_hash_set(s)),
                 )
             }
