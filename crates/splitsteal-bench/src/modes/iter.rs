@@ -104,7 +104,7 @@ pub fn run(env: &Env) -> ModeOutput {
             .collect::<Vec<_>>()
             .join(", ");
         env.progress.println(format!(
-            "{:<12} ({params}; setup {}): {line}",
+            "{:<24} ({params}; setup {}): {line}",
             spec.name,
             fmt_secs(setup.as_secs_f64())
         ));
@@ -284,11 +284,10 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         }
         summary.row(row);
     }
-    let groups: [(&str, Option<Group>); 3] = [
-        ("geomean ÷rayon (all)", None),
-        ("geomean ÷rayon (fine-grained)", Some(Group::ParIterFine)),
-        ("geomean ÷rayon (rayon port)", Some(Group::ParIterPort)),
-    ];
+    let mut groups: Vec<(String, Option<Group>)> = vec![("geomean ÷rayon (all)".into(), None)];
+    for g in GROUPS {
+        groups.push((format!("geomean ÷rayon ({})", g.label()), Some(g)));
+    }
     for (label, group) in groups {
         let members: Vec<&String> = names
             .iter()
@@ -297,7 +296,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         if members.is_empty() {
             continue;
         }
-        let mut row = vec![label.to_string(), format!("{} programs", members.len())];
+        let mut row = vec![label, format!("{} programs", members.len())];
         for &t in &threads {
             row.push(String::new());
             for p in &policies {
@@ -340,7 +339,81 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
             recs.len()
         )
     });
-    vec![full, summary]
+    let slower = slower_than_rayon(&recs, &names, &threads, &policies, &group_of);
+    vec![full, summary, slower]
+}
+
+/// The groups of the section in report order (each gets a geometric-mean row).
+const GROUPS: [Group; 6] = [
+    Group::ParIterFine,
+    Group::ParIterPort,
+    Group::ParIterSource,
+    Group::ParIterAdaptor,
+    Group::ParIterConsumer,
+    Group::ParIterSort,
+];
+
+/// Every (program, policy, thread count) cell slower than rayon's at the same thread count
+/// beyond the run-to-run spread (the min–max ranges do not overlap: [`Versus::Loss`]),
+/// listed per thread count, slowest ratio first; a note per thread count names them or
+/// says there are none.
+fn slower_than_rayon(
+    recs: &[&Record],
+    names: &[String],
+    threads: &[usize],
+    policies: &[String],
+    group_of: &dyn Fn(&str) -> Option<Group>,
+) -> Table {
+    let mut t = Table::new(
+        "iter: SLOWER THAN RAYON beyond the run-to-run spread (splitsteal's slowest-to-fastest range entirely above rayon's), per thread count",
+        &["thr", "program", "group", "scheduler", "median", "rayon median", "÷rayon", "÷rayon spread"],
+    );
+    for &th in threads {
+        for p in policies {
+            let mut losses: Vec<(f64, &Record, &Record)> = names
+                .iter()
+                .filter_map(|w| {
+                    let (a, b) = (cell(recs, w, p, th)?, cell(recs, w, "rayon", th)?);
+                    (Versus::of_records(a, b)? == Versus::Loss)
+                        .then(|| Some((ratio(recs, w, p, th)?, a, b)))
+                        .flatten()
+                })
+                .collect();
+            losses.sort_by(|x, y| y.0.total_cmp(&x.0));
+            let listed: Vec<String> = losses
+                .iter()
+                .map(|(q, a, _)| format!("{} ({q:.2})", a.workload))
+                .collect();
+            t.notes.push(format!(
+                "{p}@{th}: {} of {} programs slower than rayon@{th} beyond the spread{}",
+                losses.len(),
+                names.len(),
+                if listed.is_empty() {
+                    ".".to_string()
+                } else {
+                    format!(": {}.", listed.join(", "))
+                }
+            ));
+            for (q, a, b) in losses {
+                t.row(vec![
+                    th.to_string(),
+                    a.workload.clone(),
+                    group_of(&a.workload)
+                        .map(|g| g.label())
+                        .unwrap_or("-")
+                        .to_string(),
+                    p.clone(),
+                    a.median_s.map(fmt_secs).unwrap_or_else(|| "-".into()),
+                    b.median_s.map(fmt_secs).unwrap_or_else(|| "-".into()),
+                    fmt_ratio(Some(q)),
+                    ratio_range(a, b)
+                        .map(|(lo, hi)| format!("{lo:.2}–{hi:.2}"))
+                        .unwrap_or_else(|| "-".into()),
+                ]);
+            }
+        }
+    }
+    t
 }
 
 fn plots(env: &Env, out: &mut ModeOutput) {
@@ -411,7 +484,7 @@ mod tests {
         recs.push(rec("nbody", "rayon", 2, vec![0.1]));
         fill_ratios(&mut recs);
         let tabs = tables(&recs);
-        assert_eq!(tabs.len(), 2);
+        assert_eq!(tabs.len(), 3);
         let s = &tabs[1];
         let col = |h: &str| {
             s.header
@@ -436,7 +509,7 @@ mod tests {
             "0.90"
         );
         assert_eq!(
-            row("geomean ÷rayon (rayon port)")[col("lcws-signal÷rayon@1")],
+            row("geomean ÷rayon (iter: rayon port)")[col("lcws-signal÷rayon@1")],
             "2.00"
         );
         assert!(
@@ -452,5 +525,19 @@ mod tests {
             .rows
             .iter()
             .any(|r| r[0] == "nbody" && r[4] == "FAILED"));
+        // Slower than rayon beyond the spread: nbody@1 only (sum-map@2's 0.08–0.12
+        // overlaps rayon's 0.10: a tie; nbody@2 failed).
+        let slow = &tabs[2];
+        assert!(slow.title.contains("SLOWER THAN RAYON"), "{}", slow.title);
+        assert_eq!(slow.rows.len(), 1, "{:?}", slow.rows);
+        assert_eq!(slow.rows[0][..3], ["1", "nbody", "iter: rayon port"]);
+        assert_eq!(slow.rows[0][6], "2.00");
+        assert_eq!(
+            slow.notes,
+            [
+                "lcws-signal@1: 1 of 2 programs slower than rayon@1 beyond the spread: nbody (2.00).",
+                "lcws-signal@2: 0 of 2 programs slower than rayon@2 beyond the spread.",
+            ]
+        );
     }
 }

@@ -39,6 +39,7 @@ use common::{is_prime, small_primes, Body, SIEVE_SEGMENT, SOFTENING};
 pub mod on_rayon {
     use rayon::{join, prelude::*};
     include!("fine.rs");
+    include!("surface.rs");
     include!("../../examples/port_from_rayon/programs.rs");
 }
 
@@ -46,6 +47,7 @@ pub mod on_rayon {
 pub mod on_splitsteal {
     use splitsteal::{join, prelude::*};
     include!("fine.rs");
+    include!("surface.rs");
     include!("../../examples/port_from_rayon/programs.rs");
 }
 
@@ -57,7 +59,17 @@ macro_rules! on {
             ParIterLib::Rayon => on_rayon::$f($($arg),*),
         }
     };
+    ($lib:expr, $f:ident::<$($t:ty),*>($($arg:expr),* $(,)?)) => {
+        match $lib {
+            ParIterLib::Splitsteal => on_splitsteal::$f::<$($t),*>($($arg),*),
+            ParIterLib::Rayon => on_rayon::$f::<$($t),*>($($arg),*),
+        }
+    };
 }
+
+mod surface_specs;
+// The surface programs call their element functions as `super::`.
+use surface_specs::{heavy, scramble};
 
 /// A parallel-iterator program: its data, a run on either library, a check against the
 /// serial reference.
@@ -152,25 +164,32 @@ fn no_input<D>(_: &D) {}
 
 /// `Debug` of `x`, cut to a readable length.
 fn short(x: &impl Debug) -> String {
-    let s = format!("{x:?}");
-    if s.chars().count() > 100 {
-        format!("{}…", s.chars().take(100).collect::<String>())
-    } else {
-        s
-    }
+    clip(&format!("{x:?}"), 0)
 }
 
-/// Equality with the reference.
+/// 100 characters of `s` from character `from`, with `…` where it is cut.
+fn clip(s: &str, from: usize) -> String {
+    let n = s.chars().count();
+    let part: String = s.chars().skip(from).take(100).collect();
+    let before = if from > 0 { "…" } else { "" };
+    let after = if from + 100 < n { "…" } else { "" };
+    format!("{before}{part}{after}")
+}
+
+/// Equality with the reference; shows both `Debug` texts from a little before their
+/// first difference.
 fn same<O: PartialEq + Debug>(got: &O, want: &O) -> Result<(), String> {
     if got == want {
-        Ok(())
-    } else {
-        Err(format!(
-            "got {}, the serial reference gives {}",
-            short(got),
-            short(want)
-        ))
+        return Ok(());
     }
+    let (g, w) = (format!("{got:?}"), format!("{want:?}"));
+    let common = g.chars().zip(w.chars()).take_while(|(a, b)| a == b).count();
+    let from = common.saturating_sub(30);
+    Err(format!(
+        "got {}, the serial reference gives {}",
+        clip(&g, from),
+        clip(&w, from)
+    ))
 }
 
 /// Element-wise equality with the reference; names the first difference.
@@ -427,6 +446,8 @@ fn fine() -> Vec<WorkloadSpec> {
 struct WordFreq {
     text: String,
     reference: HashMap<String, usize>,
+    /// The program: a word count of the text on a library.
+    count: for<'a> fn(ParIterLib, &'a str) -> HashMap<&'a str, usize>,
 }
 
 impl Program for WordFreq {
@@ -436,7 +457,7 @@ impl Program for WordFreq {
     fn input(&self) {}
 
     fn run(&self, lib: ParIterLib, (): ()) -> HashMap<&str, usize> {
-        on!(lib, word_frequencies(&self.text))
+        (self.count)(lib, &self.text)
     }
 
     fn check(&self, out: &HashMap<&str, usize>) -> Result<(), String> {
@@ -588,7 +609,11 @@ fn port() -> Vec<WorkloadSpec> {
                     .into_iter()
                     .map(|(w, k)| (w.to_string(), k))
                     .collect();
-                boxed(WordFreq { text, reference })
+                boxed(WordFreq {
+                    text,
+                    reference,
+                    count: |lib, t| on!(lib, word_frequencies(t)),
+                })
             },
         ),
         spec(
@@ -616,11 +641,12 @@ fn port() -> Vec<WorkloadSpec> {
     ]
 }
 
-/// Every program of the `iter` section, in report order: the fine-grained ones, then the
-/// port programs.
+/// Every program of the `iter` section, in report order: the fine-grained ones, the port
+/// programs, then the surface programs (sources, adaptors, consumers, sorts).
 pub fn programs() -> Vec<WorkloadSpec> {
     let mut v = fine();
     v.extend(port());
+    v.extend(surface_specs::programs());
     v
 }
 
@@ -675,6 +701,25 @@ mod tests {
     }
 
     #[test]
+    fn surface_programs_are_grouped_by_prefix() {
+        let prefixes = [
+            (Group::ParIterSource, "src-", 16),
+            (Group::ParIterAdaptor, "ad-", 10),
+            (Group::ParIterConsumer, "con-", 16),
+            (Group::ParIterSort, "sort-", 15),
+        ];
+        for (group, prefix, count) in prefixes {
+            let members: Vec<&str> = programs()
+                .iter()
+                .filter(|s| s.group == group)
+                .map(|s| s.name)
+                .collect();
+            assert_eq!(members.len(), count, "{prefix}: {members:?}");
+            assert!(members.iter().all(|n| n.starts_with(prefix)), "{members:?}");
+        }
+    }
+
+    #[test]
     fn a_wrong_output_is_reported() {
         assert!(same_vec(&vec![1, 2, 3], &vec![1, 2, 3]).is_ok());
         let e = same_vec(&vec![1, 5, 3], &vec![1, 2, 3]).unwrap_err();
@@ -683,5 +728,12 @@ mod tests {
             .unwrap_err()
             .contains("1 elements"));
         assert!(same(&7u64, &8u64).unwrap_err().contains("got 7"));
+        // A long output is shown from a little before its first difference.
+        let long: Vec<u64> = (0..1000).collect();
+        let mut off = long.clone();
+        off[500] = 7;
+        let e = same(&off, &long).unwrap_err();
+        assert!(e.starts_with("got …") && e.contains("499, 7, 501"), "{e}");
+        assert!(e.contains("gives …") && e.contains("499, 500, 501"), "{e}");
     }
 }

@@ -164,6 +164,14 @@ pub enum Group {
     ParIterFine,
     /// The `iter` section's classic rayon programs (the `port_from_rayon` example).
     ParIterPort,
+    /// The `iter` section's survey of rayon's sources (`src-*`, issue 31).
+    ParIterSource,
+    /// The `iter` section's survey of the adaptors that split in their own way (`ad-*`).
+    ParIterAdaptor,
+    /// The `iter` section's survey of the consumers (`con-*`).
+    ParIterConsumer,
+    /// The `iter` section's sorts on five key distributions (`sort-*`).
+    ParIterSort,
 }
 
 impl Group {
@@ -177,6 +185,10 @@ impl Group {
             Group::Shapes => "shapes (issue 10)",
             Group::ParIterFine => "iter: fine-grained",
             Group::ParIterPort => "iter: rayon port",
+            Group::ParIterSource => "iter: sources",
+            Group::ParIterAdaptor => "iter: adaptors",
+            Group::ParIterConsumer => "iter: consumers",
+            Group::ParIterSort => "iter: sorts",
         }
     }
 }
