@@ -17,7 +17,13 @@
 //!   It replaced the parallel block scan below for these two cases: measured (5M u64,
 //!   best of 9 inside the pool, 2 loaded cores), sorted input at 1 thread took 1.42 ms
 //!   instead of 6.19 (rayon 1.45), reversed at 2 threads 2.3-2.4 instead of 3.1-3.3 (rayon
-//!   2.4-2.5); sorted at 2 threads is unchanged (1.3-1.4, memory-bound).
+//!   2.4-2.5); sorted at 2 threads is unchanged (1.3-1.4, memory-bound). In the bench's
+//!   iter rows (`--threads 1,2 --reps 3`, 4 interleaved rounds each, medians (min)):
+//!   `sort-unstable-sorted` at 1 thread 2.68 (2.40) -> 1.46 (1.40) ms, rayon 1.46;
+//!   `sort-unstable-reversed` 3.94 (2.46) -> 2.55 (2.41) at 1 thread and 4.40 (3.01) ->
+//!   2.42 (2.34) at 2, rayon 2.58 and 2.73; `sort-stable-reversed` at 2 threads 3.15
+//!   (3.01) -> 2.45 (2.37). Uniform, few-distinct and almost-sorted rows are unchanged
+//!   within the spread.
 //! - A presortedness pass (`sort/presorted.rs`, which documents its rule and measurements)
 //!   sorts nearly sorted input with about one comparison per element and two copies, and
 //!   reverses strictly descending input it sees (for the integer sort); other input pays a
