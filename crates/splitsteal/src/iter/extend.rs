@@ -2,6 +2,8 @@
 //! otherwise each piece fills its own `Vec` and the pieces are appended in order.
 
 use std::collections::LinkedList;
+use std::ffi::OsString;
+use std::marker::PhantomData;
 
 use super::collect::collect_with_consumer;
 use super::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
@@ -41,25 +43,76 @@ impl<T: Send> ParallelExtend<T> for Vec<T> {
 
 /// Runs `par_iter` into one `Vec` per piece, in order.
 pub(super) fn collect_pieces<I: ParallelIterator>(par_iter: I) -> LinkedList<Vec<I::Item>> {
-    par_iter.drive_unindexed(PiecesConsumer)
+    fold_pieces(par_iter)
 }
 
-/// Consumer, folder and reducer of [`collect_pieces`].
-struct PiecesConsumer;
+/// Runs `par_iter` into one `A` per piece (each piece `extend`s its own, in parallel),
+/// and returns them in order. Pieces that received nothing are left out.
+pub(super) fn fold_pieces<A, I>(par_iter: I) -> LinkedList<A>
+where
+    I: ParallelIterator,
+    A: Default + Extend<I::Item> + IsEmpty + Send,
+{
+    par_iter.drive_unindexed(PiecesConsumer(PhantomData))
+}
 
-struct PiecesFolder<T>(Vec<T>);
+/// Whether a piece's accumulator received nothing (such a piece is not kept).
+pub(super) trait IsEmpty {
+    fn is_empty(&self) -> bool;
+}
 
-impl<T: Send> Consumer<T> for PiecesConsumer {
-    type Folder = PiecesFolder<T>;
-    type Reducer = PiecesConsumer;
-    type Result = LinkedList<Vec<T>>;
+impl<T> IsEmpty for Vec<T> {
+    fn is_empty(&self) -> bool {
+        Vec::is_empty(self)
+    }
+}
+
+impl<T> IsEmpty for LinkedList<T> {
+    fn is_empty(&self) -> bool {
+        LinkedList::is_empty(self)
+    }
+}
+
+impl IsEmpty for String {
+    fn is_empty(&self) -> bool {
+        String::is_empty(self)
+    }
+}
+
+impl IsEmpty for OsString {
+    fn is_empty(&self) -> bool {
+        self.as_os_str().is_empty()
+    }
+}
+
+/// Consumer and reducer of [`fold_pieces`], folding into an `A` per piece.
+struct PiecesConsumer<A>(PhantomData<fn() -> A>);
+
+impl<A> Clone for PiecesConsumer<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for PiecesConsumer<A> {}
+
+/// Folder of [`fold_pieces`]: the piece's accumulator.
+struct PiecesFolder<A>(A);
+
+impl<A, T> Consumer<T> for PiecesConsumer<A>
+where
+    A: Default + Extend<T> + IsEmpty + Send,
+{
+    type Folder = PiecesFolder<A>;
+    type Reducer = Self;
+    type Result = LinkedList<A>;
 
     fn split_at(self, _index: usize) -> (Self, Self, Self) {
-        (PiecesConsumer, PiecesConsumer, PiecesConsumer)
+        (self, self, self)
     }
 
-    fn into_folder(self) -> PiecesFolder<T> {
-        PiecesFolder(Vec::new())
+    fn into_folder(self) -> PiecesFolder<A> {
+        PiecesFolder(A::default())
     }
 
     fn full(&self) -> bool {
@@ -67,21 +120,27 @@ impl<T: Send> Consumer<T> for PiecesConsumer {
     }
 }
 
-impl<T: Send> UnindexedConsumer<T> for PiecesConsumer {
+impl<A, T> UnindexedConsumer<T> for PiecesConsumer<A>
+where
+    A: Default + Extend<T> + IsEmpty + Send,
+{
     fn split_off_left(&self) -> Self {
-        PiecesConsumer
+        *self
     }
 
     fn to_reducer(&self) -> Self {
-        PiecesConsumer
+        *self
     }
 }
 
-impl<T> Folder<T> for PiecesFolder<T> {
-    type Result = LinkedList<Vec<T>>;
+impl<A, T> Folder<T> for PiecesFolder<A>
+where
+    A: Extend<T> + IsEmpty,
+{
+    type Result = LinkedList<A>;
 
     fn consume(mut self, item: T) -> Self {
-        self.0.push(item);
+        self.0.extend(std::iter::once(item));
         self
     }
 
@@ -93,7 +152,7 @@ impl<T> Folder<T> for PiecesFolder<T> {
         self
     }
 
-    fn complete(self) -> LinkedList<Vec<T>> {
+    fn complete(self) -> LinkedList<A> {
         let mut list = LinkedList::new();
         if !self.0.is_empty() {
             list.push_back(self.0);
@@ -106,12 +165,8 @@ impl<T> Folder<T> for PiecesFolder<T> {
     }
 }
 
-impl<T> Reducer<LinkedList<Vec<T>>> for PiecesConsumer {
-    fn reduce(
-        self,
-        mut left: LinkedList<Vec<T>>,
-        mut right: LinkedList<Vec<T>>,
-    ) -> LinkedList<Vec<T>> {
+impl<A> Reducer<LinkedList<A>> for PiecesConsumer<A> {
+    fn reduce(self, mut left: LinkedList<A>, mut right: LinkedList<A>) -> LinkedList<A> {
         left.append(&mut right);
         left
     }

@@ -2,7 +2,8 @@
 //! the length is known, is in `extend.rs`).
 //!
 //! The items are gathered in parallel, one `Vec` per piece ([`collect_pieces`]), and then
-//! inserted sequentially, piece after piece, in the iterator's order. Inserting is the
+//! inserted sequentially, piece after piece, in the iterator's order (a `LinkedList` or a
+//! string instead builds one of its own per piece, in parallel, and joins those). Inserting is the
 //! part a hashed or ordered collection cannot share between threads without locks, and
 //! doing it in order keeps the sequential `extend`'s answer wherever order matters: for a
 //! map, the last value given for a key is the one kept; for a set, the first of equal
@@ -33,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedL
 use std::ffi::{OsStr, OsString};
 use std::hash::{BuildHasher, Hash};
 
-use super::extend::collect_pieces;
+use super::extend::{collect_pieces, fold_pieces, IsEmpty};
 use super::{FromParallelIterator, IntoParallelIterator, ParallelExtend, ParallelIterator};
 
 /// Gathers `par_iter`'s items into per-piece `Vec`s, in order.
@@ -194,7 +195,10 @@ impl<T: Send> ParallelExtend<T> for LinkedList<T> {
     where
         I: IntoParallelIterator<Item = T>,
     {
-        extend_in_order(self, pieces(par_iter));
+        // Each piece builds its own list in parallel; joining them is O(1) per piece.
+        for mut list in fold_pieces::<LinkedList<T>, _>(par_iter.into_par_iter()) {
+            self.append(&mut list);
+        }
     }
 }
 
@@ -372,33 +376,42 @@ where
 
 // ---- strings ----
 
-/// Appends the items' text to `target`, in order, after reserving room for all of it.
+/// Appends the items' text to `target`, in order: each piece appends its items' text to
+/// its own buffer, in parallel; then room is reserved for all of it and the pieces'
+/// buffers are appended whole (into an empty `target`, the first piece's buffer is taken
+/// over instead of copied).
 fn extend_text<S, T, I>(
     target: &mut S,
     par_iter: I,
+    len: fn(&S) -> usize,
     reserve: fn(&mut S, usize),
-    len: fn(&T) -> usize,
-    push: fn(&mut S, T),
+    append: fn(&mut S, &S),
 ) where
-    T: Send,
+    S: Default + Extend<T> + IsEmpty + Send,
     I: IntoParallelIterator<Item = T>,
 {
-    let pieces = pieces(par_iter);
-    reserve(target, pieces.iter().flatten().map(len).sum());
-    for item in pieces.into_iter().flatten() {
-        push(target, item);
+    let mut pieces = fold_pieces::<S, _>(par_iter.into_par_iter());
+    if target.is_empty() {
+        match pieces.pop_front() {
+            Some(first) => *target = first,
+            None => return,
+        }
+    }
+    reserve(target, pieces.iter().map(len).sum());
+    for piece in &pieces {
+        append(target, piece);
     }
 }
 
 macro_rules! impl_extend_text {
-    ($doc:literal, $target:ty, $reserve:expr, [$(impl[$($a:lifetime)?] $item:ty: $len:expr, $push:expr;)*]) => {$(
+    ($doc:literal, $target:ty, $len:expr, $reserve:expr, $append:expr, [$(impl[$($a:lifetime)?] $item:ty;)*]) => {$(
         #[doc = $doc]
         impl<$($a)?> ParallelExtend<$item> for $target {
             fn par_extend<I>(&mut self, par_iter: I)
             where
                 I: IntoParallelIterator<Item = $item>,
             {
-                extend_text(self, par_iter, $reserve, $len, $push);
+                extend_text(self, par_iter, $len, $reserve, $append);
             }
         }
     )*};
@@ -406,22 +419,22 @@ macro_rules! impl_extend_text {
 
 impl_extend_text! {
     "Appends the items' text, in order.",
-    String, String::reserve, [
-        impl[] char: |c| c.len_utf8(), |s, c| s.push(c);
-        impl['a] &'a char: |c| c.len_utf8(), |s, c| s.push(*c);
-        impl['a] &'a str: |t| t.len(), |s, t| s.push_str(t);
-        impl[] String: String::len, |s, t| s.push_str(&t);
-        impl[] Box<str>: |t| t.len(), |s, t| s.push_str(&t);
-        impl['a] Cow<'a, str>: |t| t.len(), |s, t| s.push_str(&t);
+    String, String::len, String::reserve, |s, piece| s.push_str(piece), [
+        impl[] char;
+        impl['a] &'a char;
+        impl['a] &'a str;
+        impl[] String;
+        impl[] Box<str>;
+        impl['a] Cow<'a, str>;
     ]
 }
 
 impl_extend_text! {
     "Appends the items' text, in order.",
-    OsString, OsString::reserve, [
-        impl['a] &'a OsStr: |t| t.len(), |s, t| s.push(t);
-        impl[] OsString: |t| t.len(), |s, t| s.push(t);
-        impl['a] Cow<'a, OsStr>: |t| t.len(), |s, t| s.push(t);
+    OsString, |s| s.as_os_str().len(), OsString::reserve, |s, piece| s.push(piece), [
+        impl['a] &'a OsStr;
+        impl[] OsString;
+        impl['a] Cow<'a, OsStr>;
     ]
 }
 

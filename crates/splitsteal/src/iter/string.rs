@@ -37,13 +37,62 @@ use super::{IndexedParallelIterator, ParallelIterator};
 pub trait Pattern: private::Sealed {}
 
 mod private {
+    use super::super::plumbing::Folder;
+
     /// The searches a [`Pattern`](super::Pattern) supports: it matches single chars.
     pub trait Sealed: Sync + Send {
         /// The byte index of the first matching char of `s`.
         fn find_in(&self, s: &str) -> Option<usize>;
         /// The byte index of the last matching char of `s`.
         fn rfind_in(&self, s: &str) -> Option<usize>;
+        /// Folds the segments of the piece `s` the `kind` way into `folder`, with std's
+        /// own splitting iterator over the piece (one searcher for the whole piece, not
+        /// one search per segment). `tail`: whether `s` ends where the whole string does.
+        fn fold_piece<'ch, F: Folder<&'ch str>>(
+            &self,
+            s: &'ch str,
+            kind: Kind,
+            tail: bool,
+            folder: F,
+        ) -> F;
     }
+
+    /// Which std splitting method a split piece reproduces.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub enum Kind {
+        /// `split`: every segment, empty ones included.
+        Split,
+        /// `split_terminator`: as `Split`, without an empty segment at the very end.
+        Terminator,
+        /// `split_inclusive`: each segment keeps its separator; no empty last segment.
+        Inclusive,
+        /// `lines`: `Inclusive` on `'\n'`, then the `\n` or `\r\n` is stripped.
+        Lines,
+        /// `split_whitespace`-like: `Split`, without the empty segments.
+        NonEmpty,
+    }
+}
+
+use private::Kind;
+
+/// The body of [`Sealed::fold_piece`](private::Sealed::fold_piece) for a pattern that std's
+/// `str` methods take as `$pat` (an expression evaluated once per use).
+///
+/// A piece always ends at a separator (or at the string's end), so std's iterator over
+/// the piece yields exactly the piece's share of the whole string's segments; only
+/// `split_terminator` needs to know whether the piece is the string's last (`tail`): an
+/// empty final segment is dropped there only.
+macro_rules! fold_piece_with_std {
+    ($s:ident, $kind:ident, $tail:ident, $folder:ident, $pat:expr) => {
+        match $kind {
+            Kind::Split => $folder.consume_iter($s.split($pat)),
+            Kind::Terminator if $tail => $folder.consume_iter($s.split_terminator($pat)),
+            Kind::Terminator => $folder.consume_iter($s.split($pat)),
+            Kind::Inclusive => $folder.consume_iter($s.split_inclusive($pat)),
+            Kind::Lines => $folder.consume_iter($s.split_inclusive($pat).map(strip_line_ending)),
+            Kind::NonEmpty => $folder.consume_iter($s.split($pat).filter(|seg| !seg.is_empty())),
+        }
+    };
 }
 
 impl Pattern for char {}
@@ -53,6 +102,15 @@ impl private::Sealed for char {
     }
     fn rfind_in(&self, s: &str) -> Option<usize> {
         s.rfind(*self)
+    }
+    fn fold_piece<'ch, F: Folder<&'ch str>>(
+        &self,
+        s: &'ch str,
+        kind: Kind,
+        tail: bool,
+        folder: F,
+    ) -> F {
+        fold_piece_with_std!(s, kind, tail, folder, *self)
     }
 }
 
@@ -64,6 +122,15 @@ impl private::Sealed for &[char] {
     fn rfind_in(&self, s: &str) -> Option<usize> {
         s.rfind(*self)
     }
+    fn fold_piece<'ch, F: Folder<&'ch str>>(
+        &self,
+        s: &'ch str,
+        kind: Kind,
+        tail: bool,
+        folder: F,
+    ) -> F {
+        fold_piece_with_std!(s, kind, tail, folder, *self)
+    }
 }
 
 impl<const N: usize> Pattern for [char; N] {}
@@ -73,6 +140,15 @@ impl<const N: usize> private::Sealed for [char; N] {
     }
     fn rfind_in(&self, s: &str) -> Option<usize> {
         s.rfind(&self[..])
+    }
+    fn fold_piece<'ch, F: Folder<&'ch str>>(
+        &self,
+        s: &'ch str,
+        kind: Kind,
+        tail: bool,
+        folder: F,
+    ) -> F {
+        fold_piece_with_std!(s, kind, tail, folder, &self[..])
     }
 }
 
@@ -84,6 +160,15 @@ impl<const N: usize> private::Sealed for &[char; N] {
     fn rfind_in(&self, s: &str) -> Option<usize> {
         s.rfind(&self[..])
     }
+    fn fold_piece<'ch, F: Folder<&'ch str>>(
+        &self,
+        s: &'ch str,
+        kind: Kind,
+        tail: bool,
+        folder: F,
+    ) -> F {
+        fold_piece_with_std!(s, kind, tail, folder, &self[..])
+    }
 }
 
 impl<FN: Sync + Send + Fn(char) -> bool> Pattern for FN {}
@@ -93,6 +178,15 @@ impl<FN: Sync + Send + Fn(char) -> bool> private::Sealed for FN {
     }
     fn rfind_in(&self, s: &str) -> Option<usize> {
         s.rfind(|c: char| self(c))
+    }
+    fn fold_piece<'ch, F: Folder<&'ch str>>(
+        &self,
+        s: &'ch str,
+        kind: Kind,
+        tail: bool,
+        folder: F,
+    ) -> F {
+        fold_piece_with_std!(s, kind, tail, folder, |c: char| self(c))
     }
 }
 
@@ -491,21 +585,6 @@ impl<'ch> Producer for BytesProducer<'ch> {
 
 // ---- splitting at separators ----
 
-/// Which std splitting method a [`SplitProducer`] reproduces.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// `split`: every segment, empty ones included.
-    Split,
-    /// `split_terminator`: as `Split`, without an empty segment at the very end.
-    Terminator,
-    /// `split_inclusive`: each segment keeps its separator; no empty last segment.
-    Inclusive,
-    /// `lines`: `Inclusive` on `'\n'`, then the `\n` or `\r\n` is stripped.
-    Lines,
-    /// `split_whitespace`-like: `Split`, without the empty segments.
-    NonEmpty,
-}
-
 /// A piece of a string being split at separators. Pieces are always cut at a separator,
 /// so each piece's own segments, in order, are exactly its share of the whole string's.
 struct SplitProducer<'ch, 'p, P> {
@@ -524,38 +603,6 @@ impl<'ch, 'p, P: Pattern> SplitProducer<'ch, 'p, P> {
             pattern,
             kind,
             tail: true,
-        }
-    }
-}
-
-/// The segments of one piece: std's `split` (or `split_inclusive`), with the pattern's
-/// own search.
-struct Segments<'ch, 'p, P> {
-    rest: Option<&'ch str>,
-    pattern: &'p P,
-    inclusive: bool,
-}
-
-impl<'ch, P: Pattern> Iterator for Segments<'ch, '_, P> {
-    type Item = &'ch str;
-
-    fn next(&mut self) -> Option<&'ch str> {
-        let rest = self.rest?;
-        match self.pattern.find_in(rest) {
-            Some(i) => {
-                let end = i + char_len_at(rest, i);
-                self.rest = Some(&rest[end..]);
-                Some(if self.inclusive {
-                    &rest[..end]
-                } else {
-                    &rest[..i]
-                })
-            }
-            None => {
-                self.rest = None;
-                // `split_inclusive` has no empty segment after the last separator.
-                (!(self.inclusive && rest.is_empty())).then_some(rest)
-            }
         }
     }
 }
@@ -610,25 +657,8 @@ impl<'ch, 'p, P: Pattern> UnindexedProducer for SplitProducer<'ch, 'p, P> {
     where
         F: Folder<&'ch str>,
     {
-        let segments = Segments {
-            rest: Some(self.chars),
-            pattern: self.pattern,
-            inclusive: matches!(self.kind, Kind::Inclusive | Kind::Lines),
-        };
-        match self.kind {
-            Kind::Split | Kind::Inclusive => folder.consume_iter(segments),
-            Kind::Terminator if !self.tail => folder.consume_iter(segments),
-            Kind::Terminator => {
-                let mut segments = segments.peekable();
-                folder.consume_iter(std::iter::from_fn(move || {
-                    let seg = segments.next()?;
-                    // Only the whole string's very last segment is dropped when empty.
-                    (!(seg.is_empty() && segments.peek().is_none())).then_some(seg)
-                }))
-            }
-            Kind::Lines => folder.consume_iter(segments.map(strip_line_ending)),
-            Kind::NonEmpty => folder.consume_iter(segments.filter(|s| !s.is_empty())),
-        }
+        self.pattern
+            .fold_piece(self.chars, self.kind, self.tail, folder)
     }
 }
 
