@@ -1175,3 +1175,37 @@ fn debug_shows_the_base_without_a_debug_closure() {
     let s = format!("{:?}", v.par_array_windows::<2>());
     assert!(s.starts_with("ArrayWindows") && s.contains("20"), "{s}");
 }
+
+/// A bridge nested in another (here 1000 inner `(0..10)` sums, each run inside a piece of
+/// the outer iterator) starts with a budget of one split, not the pool's size: at two
+/// threads an unstolen inner iterator makes 1 join, not 3. Counted by the pool's tasks:
+/// with a full budget per inner bridge the run makes at least 3 × 1000 + 4 (steals only add
+/// splits); with the nested budget, 1004 when nothing is stolen (a few more per steal, 1004
+/// to 1066 measured). Detecting nesting by the deque alone would make 1504: while the last
+/// outer piece folds, its worker's deque is empty, and its 250 inner bridges would get the
+/// full budget. The best of 5 runs must stay under 1300.
+#[test]
+fn nested_bridges_split_once_unless_stolen() {
+    for &policy in splitsteal::Policy::ALL {
+        let pool = splitsteal::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(policy)
+            .build()
+            .unwrap();
+        let nested = || {
+            (0..1000u64)
+                .into_par_iter()
+                .map(|i| (0..10u64).into_par_iter().map(|j| i * j).sum::<u64>())
+                .sum::<u64>()
+        };
+        let best = (0..5)
+            .map(|_| {
+                pool.reset_stats();
+                assert_eq!(pool.install(nested), 45 * 999 * 1000 / 2, "{policy}");
+                pool.stats().tasks
+            })
+            .min()
+            .unwrap();
+        assert!(best < 1300, "{policy}: {best} tasks");
+    }
+}

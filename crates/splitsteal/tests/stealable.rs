@@ -155,6 +155,40 @@ fn spawns_then_par_for(joins: bool) -> bool {
     !gave_up.load(Ordering::Relaxed)
 }
 
+/// An unbalanced nested iterator: an outer `par_iter` of two items, the first a big inner
+/// `par_iter`, the second trivial. The inner iterator starts nested (with one split of
+/// budget, not the pool's size) and must still hand half of its elements to the other
+/// worker: its first element waits until some other element has run there. A nested
+/// budget of zero would run the whole inner iterator on this worker.
+fn unbalanced_nested_iter(joins: bool) -> bool {
+    use splitsteal::prelude::*;
+    // Bit `t` set: an inner element ran on worker `t`.
+    let ran_on = AtomicUsize::new(0);
+    let gave_up = AtomicBool::new(false);
+    (0..2).into_par_iter().for_each(|outer| {
+        if outer == 1 {
+            return;
+        }
+        (0..1024).into_par_iter().for_each(|i| {
+            let me = 1 << splitsteal::current_thread_index().unwrap();
+            // AcqRel/Acquire: a plain handshake between the elements.
+            ran_on.fetch_or(me, Ordering::AcqRel);
+            if i != 0 {
+                return;
+            }
+            let t0 = Instant::now();
+            while ran_on.load(Ordering::Acquire) & !me == 0 {
+                if t0.elapsed() > DEADLINE {
+                    gave_up.store(true, Ordering::Relaxed);
+                    return;
+                }
+                wait_step(joins);
+            }
+        });
+    });
+    !gave_up.load(Ordering::Relaxed) && ran_on.load(Ordering::Relaxed) == 0b11
+}
+
 type Shape = (&'static str, fn(bool) -> bool);
 
 const SHAPES: &[Shape] = &[
@@ -168,6 +202,7 @@ const SHAPES: &[Shape] = &[
     ("list walk of 16 nodes", |j| list_walk(16, j)),
     ("spawns then a coarse join", spawns_then_join),
     ("spawns then a par_for", spawns_then_par_for),
+    ("an unbalanced nested par_iter", unbalanced_nested_iter),
 ];
 
 fn check_shapes(pool: &ThreadPool, policy: Policy, what: &str) {

@@ -36,11 +36,64 @@
 //!   loop: `migrated()` is the thief's request arriving, and a piece nobody asks for costs
 //!   one join per level and no synchronization.
 //!
+//! # Nested iterators
+//!
+//! A bridge that starts *nested* begins with a budget of 1, not `current_num_threads()`:
+//! it splits once, so its second half is stealable, and splits further only where a piece
+//! is stolen (a stolen piece gets the fresh full budget, as above). A bridge is nested
+//! when it starts inside a leaf piece of another bridge (`rows.par_iter().map(|r|
+//! r.par_iter().sum())`: each row's iterator runs inside a piece of the rows' iterator;
+//! a thread-local flag is set while a leaf folds), or on a worker whose own deque holds
+//! pending tasks (`current_thread_has_pending_tasks()`: a bridge inside a `join` arm, whose
+//! other arm waits there). The enclosing level already made pieces for every worker, and
+//! its unrun pieces wait where idle workers can take them, so a full budget per inner
+//! iterator only multiplied the joins: at 2 threads each inner `(0..10)` made 3 joins
+//! instead of 1, and skynet (8 levels of `(0..10).into_par_iter().map(..).sum()`) made
+//! 33.3 M tasks at 2 threads against 11.1 M at 1. The budget is never 0: an inner iterator
+//! whose enclosing siblings are small (an outer iterator of two items, one a big inner
+//! iterator, the other trivial) must still reach the other workers, and does, through its
+//! stealable half (`tests/stealable.rs` checks it under every policy).
+//!
+//! The cost: a nested bridge leaves its unstolen first half whole, so under an unbalanced
+//! outer iterator on many threads that half (up to half of the inner work) runs on one
+//! worker, where the full budget left only `1 / (2 × threads)` there. At 2 threads (the
+//! measured host) the two are the same.
+//!
+//! Measured (`splitsteal bench`, splitsteal's default policy `lcws-signal`, the splitter
+//! before this rule against this one, interleaved rounds, medians of each mode's reps and
+//! the median and min–max over rounds; a 2-core host shared with other builds, load average
+//! 2 to 12, so wall times drift between rounds and the rayon cell of the same run is the
+//! control; task counts are exact):
+//! - tasks at 2 threads: skynet (10^8 leaves) 33.3 M → 11.1 M (11.1 M at 1 thread, both),
+//!   nqueens (14) 9.89 M → 7.19 M, `nested-sum` 150,004 → 50,004, `flat-map` 731 k →
+//!   263 k; programs without nested iterators unchanged (fib, matmul, the flat iterators);
+//! - skynet at 2 threads, full size, load ≈ 2: 356, 355 ms → 210 ms (1 thread: 391 ms);
+//!   at `--quick` size, 3 rounds: 3.59 [3.58–3.68] → 2.14 [2.12–2.23] ms, `nested-sum`
+//!   2.37 [2.17–2.59] → 0.67 [0.65–0.70] ms, `flat-map` 6.53 [6.47–6.55] → 3.10
+//!   [3.03–3.11] ms;
+//! - splitsteal ÷ rayon in the same run, full size, 3 rounds at load 5–12: skynet 0.56
+//!   [0.54–0.60] → 0.33 [0.32–0.35], `nested-sum` 1.21 [0.96–1.40] → 0.43 [0.41–0.70],
+//!   `flat-map` 0.57 [0.53–0.61] → 0.23 [0.21–0.25]; nqueens 0.96 [0.83–0.98] → 0.99
+//!   [0.97–1.00], fib, matmul and the other iterator programs within the spread; the
+//!   `--quick` suite at 2 threads (join and scope programs, which never reach a bridge)
+//!   within its noise;
+//! - the cost: at 1 thread, where the splits are the same, the nested programs measured a
+//!   few percent slower (skynet `--quick` 3.90 [3.87–3.94] → 4.08 [4.02–4.14] ms, 5
+//!   rounds; full size 391 → 412–416 ms; `flat-map` 5.20 [5.15–5.29] → 5.64 [5.62–5.69]
+//!   ms), a code-generation effect: one worker skips the check and the leaf mark
+//!   (`mark_leaves`), and keeping them out of line (`#[inline(never)]`) was slower still.
+//!
+//! The leaf mark is what catches most nested bridges: the deque alone misses every inner
+//! bridge started in the last piece a worker folds (its deque is empty by then), a quarter
+//! of `nested-sum`'s rows at 2 threads (`tests/iter_gaps.rs` counts the tasks).
+//!
 //! `with_min_len` / `with_max_len` bound the pieces of an indexed producer: a piece
 //! shorter than twice the minimum is never split; the budget starts at least at
-//! `len / max_len`, so no piece is left longer than the maximum unsplit.
+//! `len / max_len` (nested or not), so no piece is left longer than the maximum unsplit.
 
-use crate::{current_num_threads, join_context};
+use std::cell::Cell;
+
+use crate::{current_num_threads, current_thread_has_pending_tasks, join_context};
 
 /// An indexed data source: knows its length and can be split at any index.
 pub trait Producer: Send + Sized {
@@ -171,12 +224,35 @@ pub trait ProducerCallback<Item> {
 struct Splitter {
     /// Splits left before pieces stop splitting unless stolen.
     budget: usize,
+    /// Whether leaves mark the thread as inside a bridge (only with several workers: with
+    /// one, every budget is 1 anyway, and the mark would be pure cost).
+    mark_leaves: bool,
 }
 
 impl Splitter {
+    /// The budget of a bridge starting on the calling thread: the pool's size, or 1 for a
+    /// nested bridge (see the module docs, "Nested iterators").
     fn new() -> Splitter {
+        let threads = current_num_threads();
+        // Started inside a leaf piece of another bridge, or while the enclosing
+        // computation's unrun halves wait in this worker's deque (where idle workers can
+        // take them): the outer level already made pieces for the pool, so one split (a
+        // stealable second half) is enough.
+        let nested = threads > 1
+            && (IN_LEAF.with(Cell::get) || current_thread_has_pending_tasks() == Some(true));
         Splitter {
-            budget: current_num_threads(),
+            budget: if nested { 1 } else { threads },
+            mark_leaves: threads > 1,
+        }
+    }
+
+    /// Runs a leaf piece's `fold`, with [`IN_LEAF`] set when leaves are marked.
+    #[inline]
+    fn fold_leaf<R>(&self, fold: impl FnOnce() -> R) -> R {
+        if self.mark_leaves {
+            in_leaf(fold)
+        } else {
+            fold()
         }
     }
 
@@ -193,6 +269,25 @@ impl Splitter {
             false
         }
     }
+}
+
+thread_local! {
+    /// Whether this thread is folding a leaf piece of a bridge: a bridge started now is
+    /// nested in it.
+    static IN_LEAF: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `fold` (a bridge's leaf piece) with [`IN_LEAF`] set, restoring it after, also on
+/// unwinding.
+fn in_leaf<R>(fold: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            IN_LEAF.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(IN_LEAF.with(|c| c.replace(true)));
+    fold()
 }
 
 /// A [`Splitter`] that also respects an indexed producer's `min_len` and `max_len`.
@@ -299,7 +394,9 @@ where
         return consumer.into_folder().complete();
     }
     if !splitter.try_split(len, stolen) {
-        return producer.fold_with(consumer.into_folder()).complete();
+        return splitter
+            .inner
+            .fold_leaf(|| producer.fold_with(consumer.into_folder()).complete());
     }
     let mid = len / 2;
     let (left_producer, right_producer) = producer.split_at(mid);
@@ -342,7 +439,7 @@ where
         return consumer.into_folder().complete();
     }
     if !splitter.try_split(stolen) {
-        return producer.fold_with(consumer.into_folder()).complete();
+        return splitter.fold_leaf(|| producer.fold_with(consumer.into_folder()).complete());
     }
     match producer.split() {
         (left_producer, Some(right_producer)) => {
@@ -354,6 +451,8 @@ where
             );
             reducer.reduce(left, right)
         }
-        (producer, None) => producer.fold_with(consumer.into_folder()).complete(),
+        (producer, None) => {
+            splitter.fold_leaf(|| producer.fold_with(consumer.into_folder()).complete())
+        }
     }
 }
