@@ -95,100 +95,39 @@ macro_rules! fold_piece_with_std {
     };
 }
 
-impl Pattern for char {}
-impl private::Sealed for char {
-    fn find_in(&self, s: &str) -> Option<usize> {
-        s.find(*self)
-    }
-    fn rfind_in(&self, s: &str) -> Option<usize> {
-        s.rfind(*self)
-    }
-    fn fold_piece<'ch, F: Folder<&'ch str>>(
-        &self,
-        s: &'ch str,
-        kind: Kind,
-        tail: bool,
-        folder: F,
-    ) -> F {
-        fold_piece_with_std!(s, kind, tail, folder, *self)
-    }
+/// Makes `$ty` a [`Pattern`] by handing std's `str` methods `$pat`, an expression of the
+/// pattern `$this` (one place for the three methods of every pattern type).
+macro_rules! std_pattern {
+    ([$($gen:tt)*] $ty:ty, |$this:ident| $pat:expr) => {
+        impl<$($gen)*> Pattern for $ty {}
+        impl<$($gen)*> private::Sealed for $ty {
+            fn find_in(&self, s: &str) -> Option<usize> {
+                let $this = self;
+                s.find($pat)
+            }
+            fn rfind_in(&self, s: &str) -> Option<usize> {
+                let $this = self;
+                s.rfind($pat)
+            }
+            fn fold_piece<'ch, F: Folder<&'ch str>>(
+                &self,
+                s: &'ch str,
+                kind: Kind,
+                tail: bool,
+                folder: F,
+            ) -> F {
+                let $this = self;
+                fold_piece_with_std!(s, kind, tail, folder, $pat)
+            }
+        }
+    };
 }
 
-impl Pattern for &[char] {}
-impl private::Sealed for &[char] {
-    fn find_in(&self, s: &str) -> Option<usize> {
-        s.find(*self)
-    }
-    fn rfind_in(&self, s: &str) -> Option<usize> {
-        s.rfind(*self)
-    }
-    fn fold_piece<'ch, F: Folder<&'ch str>>(
-        &self,
-        s: &'ch str,
-        kind: Kind,
-        tail: bool,
-        folder: F,
-    ) -> F {
-        fold_piece_with_std!(s, kind, tail, folder, *self)
-    }
-}
-
-impl<const N: usize> Pattern for [char; N] {}
-impl<const N: usize> private::Sealed for [char; N] {
-    fn find_in(&self, s: &str) -> Option<usize> {
-        s.find(&self[..])
-    }
-    fn rfind_in(&self, s: &str) -> Option<usize> {
-        s.rfind(&self[..])
-    }
-    fn fold_piece<'ch, F: Folder<&'ch str>>(
-        &self,
-        s: &'ch str,
-        kind: Kind,
-        tail: bool,
-        folder: F,
-    ) -> F {
-        fold_piece_with_std!(s, kind, tail, folder, &self[..])
-    }
-}
-
-impl<const N: usize> Pattern for &[char; N] {}
-impl<const N: usize> private::Sealed for &[char; N] {
-    fn find_in(&self, s: &str) -> Option<usize> {
-        s.find(&self[..])
-    }
-    fn rfind_in(&self, s: &str) -> Option<usize> {
-        s.rfind(&self[..])
-    }
-    fn fold_piece<'ch, F: Folder<&'ch str>>(
-        &self,
-        s: &'ch str,
-        kind: Kind,
-        tail: bool,
-        folder: F,
-    ) -> F {
-        fold_piece_with_std!(s, kind, tail, folder, &self[..])
-    }
-}
-
-impl<FN: Sync + Send + Fn(char) -> bool> Pattern for FN {}
-impl<FN: Sync + Send + Fn(char) -> bool> private::Sealed for FN {
-    fn find_in(&self, s: &str) -> Option<usize> {
-        s.find(|c: char| self(c))
-    }
-    fn rfind_in(&self, s: &str) -> Option<usize> {
-        s.rfind(|c: char| self(c))
-    }
-    fn fold_piece<'ch, F: Folder<&'ch str>>(
-        &self,
-        s: &'ch str,
-        kind: Kind,
-        tail: bool,
-        folder: F,
-    ) -> F {
-        fold_piece_with_std!(s, kind, tail, folder, |c: char| self(c))
-    }
-}
+std_pattern!([] char, |c| *c);
+std_pattern!([] & [char], |c| *c);
+std_pattern!([const N: usize] [char; N], |c| &c[..]);
+std_pattern!([const N: usize] &[char; N], |c| &c[..]);
+std_pattern!([FN: Sync + Send + Fn(char) -> bool] FN, |f| |c: char| f(c));
 
 /// Parallel methods on strings, as rayon's `ParallelString` (in the prelude).
 pub trait ParallelString {
