@@ -672,6 +672,18 @@ pub fn fmt_secs(s: f64) -> String {
     }
 }
 
+/// One workload's cells on a progress line: `scheduler@threads median`, or `FAILED`.
+pub fn cells_line(records: &[Record]) -> String {
+    records
+        .iter()
+        .map(|r| match r.median_s {
+            Some(m) => format!("{}@{} {}", r.scheduler, r.threads, fmt_secs(m)),
+            None => format!("{}@{} FAILED", r.scheduler, r.threads),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A large count with a k/M/G suffix.
 pub fn fmt_count(n: u64) -> String {
     let f = n as f64;

@@ -16,7 +16,8 @@ use splitsteal::Policy;
 use crate::modes::{Env, ModeOutput};
 use crate::plot::Bars;
 use crate::report::{
-    fill_ratios, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, Tally, Versus,
+    cells_line, fill_ratios, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, Tally,
+    Versus,
 };
 use crate::runner::{build_pools, cells, measure, Reps};
 use crate::sched::SchedulerKind;
@@ -95,14 +96,7 @@ pub fn run(env: &Env) -> ModeOutput {
         );
         drop(w);
         fill_ratios(&mut recs);
-        let line = recs
-            .iter()
-            .map(|r| match r.median_s {
-                Some(m) => format!("{}@{} {}", r.scheduler, r.threads, fmt_secs(m)),
-                None => format!("{}@{} FAILED", r.scheduler, r.threads),
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+        let line = cells_line(&recs);
         env.progress.println(format!(
             "{:<24} ({params}; setup {}): {line}",
             spec.name,

@@ -53,7 +53,7 @@ use splitsteal::{Policy, Stats};
 
 use crate::modes::{Env, ModeOutput};
 use crate::plot::Bars;
-use crate::report::{fmt_ratio, fmt_secs, Record, StatsRecord, Table, TableRole};
+use crate::report::{cells_line, fmt_ratio, fmt_secs, Record, StatsRecord, Table, TableRole};
 use crate::sched::SchedulerKind;
 use crate::workloads::{panic_message, Size};
 
@@ -992,14 +992,7 @@ pub fn run(env: &Env) -> ModeOutput {
         env.progress
             .msg(format!("{}: {}", program.name(), program.params()));
         let recs = measure(env, program, &cells, env.warmup, reps);
-        let line = recs
-            .iter()
-            .map(|r| match r.median_s {
-                Some(m) => format!("{}@{} {}", r.scheduler, r.threads, fmt_secs(m)),
-                None => format!("{}@{} FAILED", r.scheduler, r.threads),
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+        let line = cells_line(&recs);
         env.progress.println(format!(
             "{:<8} ({}): {line}",
             program.name(),

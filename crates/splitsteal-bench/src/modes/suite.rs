@@ -5,8 +5,8 @@ use std::time::Instant;
 use crate::modes::{scheduler_order, workload_order, Env, ModeOutput};
 use crate::plot::Bars;
 use crate::report::{
-    fill_ratios, fmt_count, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, TableRole,
-    Tally, Versus,
+    cells_line, fill_ratios, fmt_count, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table,
+    TableRole, Tally, Versus,
 };
 use crate::runner::{build_pools, cells, idle_load, measure, Reps};
 use crate::sched::{SchedulerKind, SpawnKind};
@@ -64,14 +64,7 @@ pub fn run(env: &Env) -> ModeOutput {
             &env.watchdog,
         );
         drop(w);
-        let line = recs
-            .iter()
-            .map(|r| match r.median_s {
-                Some(m) => format!("{}@{} {}", r.scheduler, r.threads, fmt_secs(m)),
-                None => format!("{}@{} FAILED", r.scheduler, r.threads),
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+        let line = cells_line(&recs);
         env.progress.println(format!(
             "{:<10} ({params}; setup {}): {line}",
             spec.name,
