@@ -16,12 +16,11 @@
 //! mailboxes are about to deliver (low-latency thesis §3.3, `canSteal`).
 
 use std::cell::Cell;
-use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::job::{JobHeader, JobRef, StackJob};
+use crate::job::{JobHeader, JobRef};
 use crate::latch::JoinLatch;
 use crate::mailbox::{Proxy, WorkerRange, IN_DEQUE, IN_MAILBOX};
 use crate::plan::Mailing;
@@ -107,6 +106,11 @@ impl HybridLocal {
             range: Cell::new(WorkerRange::one(index)),
             spawn_rr: Cell::new(0),
         }
+    }
+
+    /// Whether a fork here mails its second half: the task's range spans other workers.
+    pub(crate) fn mails(&self) -> bool {
+        self.range.get().count >= 2
     }
 
     /// The next round-robin offset in `0..count` for a mailed spawn.
@@ -211,73 +215,81 @@ pub(crate) fn split_hint(worker: &WorkerThread) -> Option<(usize, usize)> {
     Some((a.count as usize, b.count as usize))
 }
 
-/// `join` under `hybrid` when the worker's range spans several workers: mail and push `b`.
-#[inline(never)]
-pub(crate) fn join_mailing<A, B, RA, RB>(
-    worker: &WorkerThread,
-    (range_a, range_b): (WorkerRange, WorkerRange),
-    a: A,
-    b: B,
-) -> (RA, RB)
-where
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    let job_b = StackJob::new(b, JoinLatch::new(worker));
-    let proxy = Proxy::new(job_b.as_job_ref(), range_b, run_proxy_from_deque);
-    let proxy_ref = Proxy::job_ref(proxy);
-    if !worker.push(proxy_ref) {
-        // Deque full: neither location gets it; run both closures here.
+/// A fork under `hybrid` in a task whose range spans several workers: wraps `job` (the
+/// join's second job, not yet published) in a proxy, pushes and mails it, cuts the
+/// worker's range down to the first closure's share, and marks `latch` (the job's) with
+/// what [`finish_mailed`] needs. Returns `false` if the deque is full (nothing published).
+pub(crate) fn mail_fork(worker: &WorkerThread, job: JobRef, latch: &JoinLatch<'_>) -> bool {
+    let Some(h) = worker.deque.hybrid() else {
+        return false;
+    };
+    let Some((range_a, range_b)) = fork_ranges(worker, h) else {
+        return false;
+    };
+    let proxy = Proxy::new(job, range_b, run_proxy_from_deque);
+    if !worker.push(Proxy::job_ref(proxy)) {
+        // Deque full: neither location gets it.
         // SAFETY: never published.
         unsafe { Proxy::free(proxy) };
-        // SAFETY: never published.
-        return unsafe { job_b.join_inline(worker, a) };
+        return false;
     }
+    // Before the proxy can be claimed (the mail below): the joiner alone reads it.
+    latch.mark_mailed(proxy, h.range.replace(range_a));
     mail(worker, range_b.first as usize, proxy);
     worker.after_push();
+    true
+}
 
-    let ra = run_in_range(worker, range_a, || {
-        panic::catch_unwind(AssertUnwindSafe(|| a(worker)))
-    });
-    let ra = match ra {
-        Ok(ra) => ra,
-        Err(payload) => {
-            worker.wait_until(&job_b.latch);
-            // SAFETY: the latch is set; `a`'s panic wins.
-            unsafe { job_b.discard_result() };
-            panic::resume_unwind(payload);
+/// The end of a join whose second job went out in a proxy ([`mail_fork`]), once its
+/// first closure is done and the joiner popped `popped`: restores the task's range, then
+/// takes the proxy back from the deque and claims it (running the job here, in its share
+/// of the range), or waits until whoever claimed it has run it. When this returns the
+/// job's latch is set and its result is in the job.
+///
+/// # Safety
+/// `latch` (the job's) was marked by `mail_fork` on this worker.
+pub(crate) unsafe fn finish_mailed(
+    worker: &WorkerThread,
+    latch: &JoinLatch<'_>,
+    popped: Option<JobRef>,
+) {
+    // SAFETY: marked by `mail_fork`, by the caller's guarantee.
+    let (proxy, range) = unsafe { latch.mailed() };
+    if let Some(h) = worker.deque.hybrid() {
+        h.range.set(range);
+    }
+    if !worker.pop_until(Proxy::job_ref(proxy), latch, popped) {
+        return;
+    }
+    // Read before claiming: once the claim succeeds, the mailbox side may free the proxy.
+    // SAFETY: popped back unclaimed by the deque side, so not freed yet.
+    let range_b = unsafe { proxy.as_ref().range };
+    // Our proxy came back: claim it from the deque side.
+    // SAFETY: popped, so the deque side claims exactly once here.
+    match unsafe { Proxy::extract(proxy, IN_DEQUE) } {
+        Some(job) => {
+            // We won the claim: nobody else runs the job. It sets its latch.
+            run_in_range(worker, range_b, || worker.execute(job));
         }
-    };
+        None => {
+            // The mailbox side runs (or ran) the job: free the proxy, wait for it.
+            // SAFETY: we lost the claim.
+            unsafe { Proxy::free(proxy) };
+            worker.wait_until(latch);
+        }
+    }
+}
 
-    let rb = worker.take_back(
-        proxy_ref,
-        &job_b.latch,
-        worker.take_local(),
-        || worker.take_local(),
-        // Our proxy came back: claim it from the deque side.
-        // SAFETY: popped, so the deque side claims exactly once here.
-        || match unsafe { Proxy::extract(proxy, IN_DEQUE) } {
-            Some(_) => {
-                worker.task_starts();
-                // SAFETY: we won the claim: nobody else runs `b`.
-                Some(run_in_range(worker, range_b, || unsafe {
-                    job_b.run_inline(worker)
-                }))
-            }
-            None => {
-                // The mailbox side runs (or ran) `b`: free the proxy, wait for `b`.
-                // SAFETY: we lost the claim.
-                unsafe { Proxy::free(proxy) };
-                None
-            }
-        },
-    );
-    match rb {
-        Some(rb) => (ra, rb),
-        // SAFETY: `take_back` returns `None` only once the latch is set.
-        None => (ra, unsafe { job_b.into_result() }),
+/// A join's first closure panicked after [`mail_fork`]: restores the task's range; the
+/// joiner then waits on the job's latch (its wait loop claims the proxy if it pops it).
+///
+/// # Safety
+/// As for [`finish_mailed`].
+pub(crate) unsafe fn unwind_mailed(worker: &WorkerThread, latch: &JoinLatch<'_>) {
+    // SAFETY: forwarded from the caller.
+    let (_, range) = unsafe { latch.mailed() };
+    if let Some(h) = worker.deque.hybrid() {
+        h.range.set(range);
     }
 }
 

@@ -15,8 +15,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::ptr::NonNull;
 
 use crate::deque::Task;
-use crate::fork::run_both;
-use crate::latch::Latch;
+use crate::latch::{JoinLatch, Latch, Unpushed};
 use crate::worker::WorkerThread;
 
 /// The first field of every job: how to run it.
@@ -163,28 +162,6 @@ impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> 
         func(worker)
     }
 
-    /// `join` whose deque was full: runs `a`, then this job's closure, both here and in
-    /// order (a panic of `a` still runs the closure, then propagates).
-    ///
-    /// # Safety
-    /// The job was never published.
-    #[cold]
-    #[inline(never)]
-    pub(crate) unsafe fn join_inline<RA>(
-        self,
-        worker: &WorkerThread,
-        a: impl FnOnce(&WorkerThread) -> RA,
-    ) -> (RA, R) {
-        run_both(
-            || a(worker),
-            || {
-                worker.task_starts();
-                // SAFETY: never published, by our caller.
-                unsafe { self.run_inline(worker) }
-            },
-        )
-    }
-
     /// The result of `execute` (or its panic, resumed).
     ///
     /// # Safety
@@ -193,14 +170,36 @@ impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> 
         // SAFETY: written by `execute` before it set the latch, by the caller's guarantee.
         unsafe { self.result.into_inner().assume_init() }.into_return_value()
     }
+}
 
-    /// Drops the result of `execute` (its value or its panic) without using it.
+impl<F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<JoinLatch<'_>, F, R> {
+    /// `join`'s first closure panicked with `payload`: runs this job here if it was never
+    /// published, else waits for it (still in the deque, where the wait loop pops and runs
+    /// it, or with a thief: nothing may point into the joiner's frame once it unwinds),
+    /// drops the job's outcome and resumes the panic.
     ///
     /// # Safety
-    /// As for `into_result`.
-    pub(crate) unsafe fn discard_result(self) {
-        // SAFETY: as for `into_result`.
-        drop(unsafe { self.result.into_inner().assume_init() });
+    /// This is the join's second job; `worker` is the joiner.
+    #[cold]
+    #[inline(never)]
+    pub(crate) unsafe fn unwind_after_a(
+        &self,
+        worker: &WorkerThread,
+        payload: Box<dyn Any + Send>,
+    ) -> ! {
+        match self.latch.unpushed() {
+            Unpushed::No => {}
+            // Never published: run it here (`a` panicked; `b` still runs, as in `join`).
+            Unpushed::Full => worker.execute(self.as_job_ref()),
+            // SAFETY: marked `Mailed` by `mail_fork`.
+            Unpushed::Mailed => unsafe { crate::hybrid::unwind_mailed(worker, &self.latch) },
+        }
+        worker.wait_until(&self.latch);
+        // SAFETY: the latch is set, so `execute` wrote the result, and nothing reads it
+        // again (`a`'s panic wins; the job itself is dropped with the joiner's frame, and
+        // its result field is `MaybeUninit`, never dropped on its own).
+        drop(unsafe { (*self.result.get()).assume_init_read() });
+        panic::resume_unwind(payload);
     }
 }
 

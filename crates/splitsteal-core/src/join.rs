@@ -14,10 +14,10 @@
 use std::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::hybrid::{self, HybridLocal};
-use crate::job::StackJob;
+use crate::hybrid;
+use crate::job::{JobRef, StackJob};
 use crate::latch::JoinLatch;
-use crate::local::{AnyOwned, OwnDeque, Owned};
+use crate::local::Fork;
 use crate::worker::{Entered, WorkerThread};
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
@@ -56,7 +56,8 @@ where
 }
 
 /// [`join`] on a thread that is no pool's current worker: on its borrowed worker if it has
-/// one (`use_current_thread`), else on the global pool.
+/// one (`use_current_thread`), else on the global pool. Either way it calls [`join`] again
+/// where a worker is current, so the closures' code is compiled once, in `join` itself.
 #[cold]
 fn join_outside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
@@ -68,7 +69,7 @@ where
     if let Some(_entered) = Entered::borrowed() {
         return join(a, b);
     }
-    crate::pool::global_registry().in_worker(|worker| join_on(worker, |_| a(), |_| b()))
+    crate::pool::global_registry().in_worker(|_| join(a, b))
 }
 
 /// What a closure of [`join_context`] learns about where it runs.
@@ -124,27 +125,43 @@ where
             // This thread's borrowed worker (`use_current_thread`): a worker's join.
             return join_context(a, b);
         }
-        return crate::pool::global_registry().in_worker(|worker| {
-            join_on(
-                worker,
-                |_| a(FnContext::new(true)),
-                |_| b(FnContext::new(true)),
-            )
-        });
+        // Both closures run on a worker of the global pool: both migrated.
+        return crate::pool::global_registry()
+            .in_worker(|worker| join_context_on(worker, a, b, true));
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
-    let worker = unsafe { &*worker };
+    join_context_on(unsafe { &*worker }, a, b, false)
+}
+
+/// [`join_context`] on `worker`; `outside` when the caller is not on that worker's thread
+/// (then both closures migrated). One function for both cases, so that the closures'
+/// code is compiled once.
+#[inline]
+fn join_context_on<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B, outside: bool) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
     // `b` runs on this pool (popped back here, or stolen by another of its workers).
     let joiner = worker.index;
     join_on(
         worker,
-        |_| a(FnContext::new(false)),
-        move |runner| b(FnContext::new(runner.index != joiner)),
+        move |_| a(FnContext::new(outside)),
+        move |runner| b(FnContext::new(outside || runner.index != joiner)),
     )
 }
 
-/// `join` on the calling thread's worker: one dispatch on its deque, then a path compiled
-/// for that deque. The LCWS deques come first, tested with plain compares.
+/// `join` on the calling thread's worker: the real fork. Push `b`, run `a`, take `b` back
+/// or wait for its thief.
+///
+/// This is the only code of a join that depends on its closures, and each closure is
+/// called in one place, so a call site compiles them once, whatever the pool's deque: the
+/// deque's push and pop take a type-erased [`JobRef`] in and out (inline for the LCWS
+/// split deques, one call out of line for the others), and what a rare case needs (a
+/// full deque, `hybrid`'s mailing, a panic in `a`, a stolen `b`) is a `#[cold]` call that
+/// runs `b`, when it must, through its type-erased job.
 #[inline(always)]
 pub(crate) fn join_on<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
@@ -153,136 +170,44 @@ where
     RA: Send,
     RB: Send,
 {
-    if let Some(deque) = worker.deque.signalled(worker) {
-        join_pushed(deque, a, b)
-    } else if let Some(deque) = worker.deque.polled(worker) {
-        join_pushed(deque, a, b)
-    } else {
-        join_elsewhere(worker, a, b)
-    }
-}
-
-/// `join` on the classical deques and under `hybrid` (out of line: the LCWS paths above
-/// stay small). One dispatch gives the typed deque and, under `hybrid`, hybrid's state: a
-/// `hybrid` fork that does not mail is its base deque's plain join, on the deque inline in
-/// the worker (the same address as without `hybrid`).
-///
-/// The split deques' arms call out (`join_split`) instead of taking their handle here: an
-/// address every arm computes alike is hoisted above the jump table by LLVM, and then held
-/// in a callee-saved register across `a` (three instructions more per join on
-/// `chase-lev`, measured with callgrind).
-#[inline(never)]
-fn join_elsewhere<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    match worker.deque.owned(worker) {
-        AnyOwned::ChaseLev(deque) => join_pushed(deque, a, b),
-        AnyOwned::Abp(deque) => join_pushed(deque, a, b),
-        AnyOwned::Locked(deque) => join_pushed(deque, a, b),
-        // `join_on`'s fast paths take these before calling us.
-        AnyOwned::SplitSignalled(_) | AnyOwned::SplitPolled(_) => join_split(worker, a, b),
-        AnyOwned::MailingChaseLev(deque, h) => join_mailing_or_pushed(deque, h, a, b),
-        AnyOwned::MailingAbp(deque, h) => join_mailing_or_pushed(deque, h, a, b),
-        AnyOwned::MailingLocked(deque, h) => join_mailing_or_pushed(deque, h, a, b),
-        AnyOwned::MailingSplitSignalled(deque, h) => join_mailing_or_pushed(deque, h, a, b),
-        AnyOwned::MailingSplitPolled(deque, h) => join_mailing_or_pushed(deque, h, a, b),
-    }
-}
-
-/// `join` on a split deque: `join_on`'s fast paths (out of line, see `join_elsewhere`).
-#[inline(never)]
-fn join_split<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    join_on(worker, a, b)
-}
-
-/// `hybrid`: mail `b` when the worker's range spans several workers (out of line);
-/// otherwise (most forks, once the ranges are cut down) a plain join on the base deque,
-/// in the caller's frame.
-#[inline(always)]
-fn join_mailing_or_pushed<D, const POLLS: bool, A, B, RA, RB>(
-    deque: Owned<'_, D, POLLS>,
-    h: &HybridLocal,
-    a: A,
-    b: B,
-) -> (RA, RB)
-where
-    D: OwnDeque,
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    match hybrid::fork_ranges(deque.worker(), h) {
-        Some(ranges) => hybrid::join_mailing(deque.worker(), ranges, a, b),
-        None => join_pushed(deque, a, b),
-    }
-}
-
-/// The real fork: push `b`, run `a`, take `b` back or wait for its thief.
-#[inline(always)]
-fn join_pushed<D, const POLLS: bool, A, B, RA, RB>(
-    deque: Owned<'_, D, POLLS>,
-    a: A,
-    b: B,
-) -> (RA, RB)
-where
-    D: OwnDeque,
-    A: FnOnce(&WorkerThread) -> RA + Send,
-    B: FnOnce(&WorkerThread) -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    let worker = deque.worker();
     let job_b = StackJob::new(b, JoinLatch::new(worker));
     let job_b_ref = job_b.as_job_ref();
-    if !deque.push(job_b_ref) {
-        // SAFETY: the push failed, so the job was never published.
-        return unsafe { job_b.join_inline(worker, a) };
+    // SAFETY (this and the `pop_fork` below): `worker` is the calling thread's own, so
+    // this is its deque's owner thread.
+    match unsafe { worker.deque.push_fork(job_b_ref) } {
+        Fork::Pushed => worker.after_push(),
+        // Marks the latch: `take_back` and `unwind_after_a` finish what this starts.
+        unpushed => fork_unpushed(worker, unpushed, job_b_ref, &job_b.latch),
     }
-    worker.after_push();
 
     let ra = match panic::catch_unwind(AssertUnwindSafe(|| a(worker))) {
         Ok(ra) => ra,
-        Err(payload) => {
-            // `b` is still in our deque (the wait loop pops and runs it) or with a thief.
-            worker.wait_until(&job_b.latch);
-            // SAFETY: the latch is set. `a`'s panic wins; `b`'s outcome is dropped.
-            unsafe { job_b.discard_result() };
-            panic::resume_unwind(payload);
-        }
+        // SAFETY: `job_b` is this join's.
+        Err(payload) => unsafe { job_b.unwind_after_a(worker, payload) },
     };
 
     // The common case: `b` is where we left it and comes back at the first pop.
-    let (ra, first) = deque.take_keeping(ra);
-    if first == Some(job_b_ref) {
+    // SAFETY: see `push_fork` above.
+    let (ra, first) = unsafe { worker.deque.pop_fork(worker, ra) };
+    if first == Some(job_b_ref) || worker.take_back(job_b_ref, &job_b.latch, first) {
         worker.task_starts();
         // SAFETY: popped back, so nobody else has it.
-        return (ra, unsafe { job_b.run_inline(worker) });
+        (ra, unsafe { job_b.run_inline(worker) })
+    } else {
+        // SAFETY: `take_back` returns `false` only once `b` ran through its job (stolen,
+        // or run by one of its cold paths) and the latch is set.
+        (ra, unsafe { job_b.into_result() })
     }
-    let rb = worker.take_back(
-        job_b_ref,
-        &job_b.latch,
-        first,
-        || worker.take_local(),
-        || {
-            worker.task_starts();
-            // SAFETY: popped back, so nobody else has it.
-            Some(unsafe { job_b.run_inline(worker) })
-        },
-    );
-    match rb {
-        Some(rb) => (ra, rb),
-        // SAFETY: `take_back` returns `None` only once the latch is set.
-        None => (ra, unsafe { job_b.into_result() }),
+}
+
+/// A join whose second job the deque did not take (`fork`): `hybrid` mails it
+/// ([`hybrid::mail_fork`]), or the deque is full and it stays unpublished. Marks `latch`
+/// (the job's) with which, for `take_back`.
+#[cold]
+#[inline(never)]
+fn fork_unpushed(worker: &WorkerThread, fork: Fork, job: JobRef, latch: &JoinLatch<'_>) {
+    if fork == Fork::Mail && hybrid::mail_fork(worker, job, latch) {
+        return;
     }
+    latch.mark_full();
 }

@@ -10,9 +10,13 @@
 //! A latch is usually on the waiter's stack: once it is set the waiter may return and
 //! free it, so `set` takes a raw pointer and touches nothing through it after the store.
 
+use std::cell::Cell;
+use std::mem::MaybeUninit;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+use crate::mailbox::{Proxy, WorkerRange};
 use crate::registry::Registry;
 use crate::stats::{count_rmw, Side};
 use crate::worker::WorkerThread;
@@ -34,9 +38,35 @@ pub(crate) trait Probe {
 }
 
 /// `join`'s latch: its joiner waits on it while working; one pointer besides the flag.
+///
+/// It also keeps, for the joiner alone, what became of the join's second job when the
+/// deque did not simply take it ([`Unpushed`]): `join`'s cold paths read it, so the hot
+/// path carries nothing about those cases across the first closure.
+///
+/// `repr(C)`, in this order: the two flags side by side and the never-initialised `mailed`
+/// last, so that a new latch costs one small store for both flags (rustc's own order put
+/// `mailed` between them and LLVM then zeroed it too: two instructions more per join).
+#[repr(C)]
 pub(crate) struct JoinLatch<'w> {
-    set: AtomicBool,
     joiner: &'w WorkerThread,
+    set: AtomicBool,
+    /// Written before the job is published, read by the joiner only.
+    unpushed: Cell<Unpushed>,
+    /// Under [`Unpushed::Mailed`]: the proxy and the task's own range (uninitialised
+    /// otherwise; nothing else reads it).
+    mailed: Cell<MaybeUninit<(NonNull<Proxy>, WorkerRange)>>,
+}
+
+/// What became of a join's second job, if the deque did not take it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Unpushed {
+    /// It was pushed (the common case).
+    No,
+    /// The deque was full: it was never published, and the joiner runs it.
+    Full,
+    /// `hybrid` mailed it in a proxy (see [`JoinLatch::mailed`]).
+    Mailed,
 }
 
 impl<'w> JoinLatch<'w> {
@@ -44,8 +74,37 @@ impl<'w> JoinLatch<'w> {
     pub(crate) fn new(joiner: &'w WorkerThread) -> Self {
         JoinLatch {
             set: AtomicBool::new(false),
+            unpushed: Cell::new(Unpushed::No),
+            mailed: Cell::new(MaybeUninit::uninit()),
             joiner,
         }
+    }
+
+    /// What became of the job, if the deque did not take it.
+    #[inline]
+    pub(crate) fn unpushed(&self) -> Unpushed {
+        self.unpushed.get()
+    }
+
+    /// The job was not published: the deque is full.
+    pub(crate) fn mark_full(&self) {
+        self.unpushed.set(Unpushed::Full);
+    }
+
+    /// The job went out in `proxy`; the joiner's task had `range` before the fork.
+    pub(crate) fn mark_mailed(&self, proxy: NonNull<Proxy>, range: WorkerRange) {
+        self.mailed.set(MaybeUninit::new((proxy, range)));
+        self.unpushed.set(Unpushed::Mailed);
+    }
+
+    /// The proxy and range [`JoinLatch::mark_mailed`] kept.
+    ///
+    /// # Safety
+    /// `unpushed()` is [`Unpushed::Mailed`].
+    pub(crate) unsafe fn mailed(&self) -> (NonNull<Proxy>, WorkerRange) {
+        // SAFETY: written by `mark_mailed`, which set `Unpushed::Mailed` (the caller's
+        // guarantee).
+        unsafe { self.mailed.get().assume_init() }
     }
 }
 

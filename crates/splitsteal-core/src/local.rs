@@ -1,10 +1,12 @@
 //! A worker's two ends of its deque: [`LocalDeque`], which only the worker touches, and
 //! [`RemoteDeque`], the thieves' handle.
 //!
-//! The plan picks the deque once, when the pool is built; [`LocalDeque::owned`] is the one
-//! place that looks at which it is. It hands out a typed [`Owned`] handle, so `join` is
-//! compiled once per deque with no run-time policy checks on its hot path, and nothing
-//! can pair a deque with the wrong code: the handle's type *is* the deque's type.
+//! The plan picks the deque once, when the pool is built. The owner's operations take a
+//! [`JobRef`] in and out, so none of them depends on what a join's closures are: a call
+//! site of `join` compiles its closures' code once, whatever the deque. The LCWS split
+//! deques (the default) push and pop their private part inline, behind one compare of the
+//! kind ([`LocalDeque::push_fork`], [`LocalDeque::pop_fork`]); every other deque is one call
+//! out of line, which dispatches on the kind.
 
 use std::cell::UnsafeCell;
 
@@ -19,15 +21,16 @@ use crate::worker::WorkerThread;
 
 /// A worker's own deque, and how it serves thieves.
 ///
-/// Each deque sits in an `UnsafeCell`: only its worker's thread reaches it (through
-/// [`Owned`]), one short `&mut` borrow at a time that never spans user code.
+/// Each deque sits in an `UnsafeCell`: only its worker's thread reaches it (the owner
+/// methods are `unsafe` for that reason), one short `&mut` borrow at a time that never
+/// spans user code.
 ///
 /// Under `hybrid` the base deque is one of the `Mailing*` variants: inline, like the
 /// plain ones, so one dispatch on the kind gives both the typed deque and whether forks
 /// are mailed, and the deque's address is the same as in the plain variant of its kind.
 pub(crate) enum LocalDeque {
-    /// A split deque whose thieves send signals, answered by the handler. (First: the
-    /// default policy's `join` tests for it with one compare against zero.)
+    /// A split deque whose thieves send signals, answered by the handler. (This and the
+    /// next come first: `join`'s fast path tests for either with one compare.)
     SplitSignalled(UnsafeCell<Split<JobRef>>),
     /// A split deque whose thieves post poll requests, answered at pushes and pops.
     SplitPolled(UnsafeCell<Split<JobRef>>),
@@ -56,150 +59,67 @@ pub(crate) struct Mailed<D> {
     hybrid: HybridLocal,
 }
 
-/// The owner's handle on its deque `D`; `POLLS` when it also answers poll requests at
-/// pops. Built only by [`LocalDeque::owned`], on the worker's thread (it holds the
-/// worker's `&WorkerThread`, which is `!Sync`, so the handle cannot leave the thread).
-pub(crate) struct Owned<'w, D, const POLLS: bool> {
-    worker: &'w WorkerThread,
-    deque: &'w UnsafeCell<D>,
+/// What [`LocalDeque::push_fork`] did with a join's second job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fork {
+    /// On the deque: `join` runs `a`, then pops it back or waits for its thief.
+    Pushed,
+    /// The deque is full: nothing was published, `join` runs both closures inline.
+    Full,
+    /// `hybrid`, in a task whose range spans several workers: nothing was pushed; the
+    /// join mails its second job instead (`hybrid::mail_fork`).
+    Mail,
 }
 
-// `Copy` (two references, passed in registers) whatever `D` is: not derived, which would
-// ask `D: Copy`.
-impl<D, const POLLS: bool> Clone for Owned<'_, D, POLLS> {
-    fn clone(&self) -> Self {
-        *self
-    }
+/// Runs `f` on the deque in `cell`. `f` is deque code only: it runs no user code and does
+/// not reach this deque again.
+///
+/// # Safety
+/// On the deque's owner thread (the worker whose `LocalDeque` holds `cell`).
+#[inline(always)]
+unsafe fn own<D, R>(cell: &UnsafeCell<D>, f: impl FnOnce(&mut D) -> R) -> R {
+    // SAFETY: only the owning worker's thread calls this (the caller's contract), and the
+    // borrow ends with `f`, which runs deque code only, so no other borrow of the deque can
+    // overlap it. Signal handlers never touch `D` itself (they expose through a
+    // `SignalExposer`).
+    f(unsafe { &mut *cell.get() })
 }
 
-impl<D, const POLLS: bool> Copy for Owned<'_, D, POLLS> {}
-
-/// Whichever deque the worker owns, as a typed handle (with hybrid's state under
-/// `hybrid`).
-pub(crate) enum AnyOwned<'w> {
-    SplitSignalled(Owned<'w, Split<JobRef>, false>),
-    SplitPolled(Owned<'w, Split<JobRef>, true>),
-    ChaseLev(Owned<'w, ChaseLev<JobRef>, false>),
-    Abp(Owned<'w, Abp<JobRef>, false>),
-    Locked(Owned<'w, Locked<JobRef>, false>),
-    MailingSplitSignalled(Owned<'w, Split<JobRef>, false>, &'w HybridLocal),
-    MailingSplitPolled(Owned<'w, Split<JobRef>, true>, &'w HybridLocal),
-    MailingChaseLev(Owned<'w, ChaseLev<JobRef>, false>, &'w HybridLocal),
-    MailingAbp(Owned<'w, Abp<JobRef>, false>, &'w HybridLocal),
-    MailingLocked(Owned<'w, Locked<JobRef>, false>, &'w HybridLocal),
+/// The public part's bottom task, once the private part is empty (out of line: a join
+/// whose second job was stolen).
+#[cold]
+#[inline(never)]
+fn pop_public(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
+    // SAFETY: called by `LocalDeque`'s owner methods, on the owner's thread.
+    unsafe { own(d, |d| d.pop_public_bottom()) }
 }
 
-/// The owner's pop, split into the part inlined into `join` and the rest.
-pub(crate) trait OwnDeque: Owner<JobRef> {
-    /// The newest task, on the fast path (split deques: the private part only).
-    #[inline(always)]
-    fn pop_hot(&mut self) -> Option<JobRef> {
-        self.pop()
-    }
-
-    /// What `pop_hot` does not look at (split deques: the public part), out of line.
-    #[inline(always)]
-    fn pop_cold(&mut self) -> Option<JobRef> {
-        None
-    }
+/// `lcws-poll`'s pop when a thief has posted a request: answer it, then pop.
+///
+/// # Safety
+/// On the owner thread; `worker` owns `d`.
+#[cold]
+#[inline(never)]
+unsafe fn answer_then_take<R>(
+    worker: &WorkerThread,
+    d: &UnsafeCell<Split<JobRef>>,
+    keep: R,
+) -> (R, Option<JobRef>) {
+    worker.answer_wants();
+    // SAFETY: forwarded from the caller.
+    (keep, unsafe { pop_split(d) })
 }
 
-impl OwnDeque for Locked<JobRef> {}
-impl OwnDeque for Abp<JobRef> {}
-impl OwnDeque for ChaseLev<JobRef> {}
-
-impl OwnDeque for Split<JobRef> {
-    #[inline(always)]
-    fn pop_hot(&mut self) -> Option<JobRef> {
-        self.pop_private()
-    }
-
-    #[inline(never)]
-    fn pop_cold(&mut self) -> Option<JobRef> {
-        self.pop_public_bottom()
-    }
-}
-
-impl<'w, D: OwnDeque, const POLLS: bool> Owned<'w, D, POLLS> {
-    /// Runs `f` on the deque. `f` is deque code only: it runs no user code and does not
-    /// reach this deque again.
-    #[inline(always)]
-    fn with<R>(&self, f: impl FnOnce(&mut D) -> R) -> R {
-        // SAFETY: only the owning worker's thread holds an `Owned` (see the type), and the
-        // borrow ends with `f`, which runs deque code only, so no other borrow of the deque
-        // can overlap it. Signal handlers never touch `D` itself (they expose through a
-        // `SignalExposer`).
-        f(unsafe { &mut *self.deque.get() })
-    }
-
-    /// Pushes `job` at the bottom; `false` if the deque is full.
-    #[inline(always)]
-    pub(crate) fn push(&self, job: JobRef) -> bool {
-        self.with(|d| d.push(job).is_ok())
-    }
-
-    /// Pops the newest local job (answering a poll request first, under `lcws-poll`).
-    #[inline(always)]
-    pub(crate) fn take(&self) -> Option<JobRef> {
-        self.take_keeping(()).1
-    }
-
-    /// `take`, handing `keep` back beside the job. `join` passes its first result through:
-    /// the rare poll answer is then one cold call that also pops, so nothing (neither the
-    /// result nor this handle) has to live across a call in a register the whole hot path
-    /// would save and restore.
-    #[inline(always)]
-    pub(crate) fn take_keeping<R>(&self, keep: R) -> (R, Option<JobRef>) {
-        if POLLS && self.worker.is_wanted() {
-            return (*self).answer_then_take(keep);
-        }
-        (keep, self.take_unpolled())
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn answer_then_take<R>(self, keep: R) -> (R, Option<JobRef>) {
-        self.worker.answer_wants();
-        (keep, self.take_unpolled())
-    }
-
-    /// Pops the newest local job, without looking at poll requests.
-    #[inline(always)]
-    fn take_unpolled(&self) -> Option<JobRef> {
-        self.with(|d| match d.pop_hot() {
-            Some(job) => Some(job),
-            None => d.pop_cold(),
-        })
-    }
-
-    /// The worker this handle belongs to.
-    #[inline(always)]
-    pub(crate) fn worker(&self) -> &'w WorkerThread {
-        self.worker
-    }
-}
-
-impl<'w> AnyOwned<'w> {
-    /// Pushes `job` on whichever deque this is; `false` if it is full.
-    pub(crate) fn push(&self, job: JobRef) -> bool {
-        match self {
-            AnyOwned::SplitSignalled(d) | AnyOwned::MailingSplitSignalled(d, _) => d.push(job),
-            AnyOwned::SplitPolled(d) | AnyOwned::MailingSplitPolled(d, _) => d.push(job),
-            AnyOwned::ChaseLev(d) | AnyOwned::MailingChaseLev(d, _) => d.push(job),
-            AnyOwned::Abp(d) | AnyOwned::MailingAbp(d, _) => d.push(job),
-            AnyOwned::Locked(d) | AnyOwned::MailingLocked(d, _) => d.push(job),
-        }
-    }
-
-    /// Pops the newest local job from whichever deque this is.
-    pub(crate) fn take(&self) -> Option<JobRef> {
-        match self {
-            AnyOwned::SplitSignalled(d) | AnyOwned::MailingSplitSignalled(d, _) => d.take(),
-            AnyOwned::SplitPolled(d) | AnyOwned::MailingSplitPolled(d, _) => d.take(),
-            AnyOwned::ChaseLev(d) | AnyOwned::MailingChaseLev(d, _) => d.take(),
-            AnyOwned::Abp(d) | AnyOwned::MailingAbp(d, _) => d.take(),
-            AnyOwned::Locked(d) | AnyOwned::MailingLocked(d, _) => d.take(),
-        }
+/// The newest task of a split deque: the private part inline, the public part out of line.
+///
+/// # Safety
+/// On the deque's owner thread.
+#[inline(always)]
+unsafe fn pop_split(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
+    // SAFETY: forwarded from the caller.
+    match unsafe { own(d, |d| d.pop_private()) } {
+        Some(job) => Some(job),
+        None => pop_public(d),
     }
 }
 
@@ -270,57 +190,149 @@ impl LocalDeque {
         }
     }
 
-    /// The typed handle for this deque: the one dispatch on the deque's kind.
+    /// Pushes a join's second job. The split deques (LCWS, not under `hybrid`) push
+    /// inline, with a compare of the kind and their private part's relaxed stores; every
+    /// other deque, and `hybrid`'s decision to mail instead, is one call out of line. None
+    /// of it depends on the join's closures, so a call site compiles this once.
+    ///
+    /// # Safety
+    /// On the owner thread (the worker that holds this deque).
     #[inline(always)]
-    pub(crate) fn owned<'w>(&'w self, worker: &'w WorkerThread) -> AnyOwned<'w> {
+    pub(crate) unsafe fn push_fork(&self, job: JobRef) -> Fork {
         match self {
-            LocalDeque::SplitSignalled(deque) => AnyOwned::SplitSignalled(Owned { worker, deque }),
-            LocalDeque::SplitPolled(deque) => AnyOwned::SplitPolled(Owned { worker, deque }),
-            LocalDeque::ChaseLev(deque) => AnyOwned::ChaseLev(Owned { worker, deque }),
-            LocalDeque::Abp(deque) => AnyOwned::Abp(Owned { worker, deque }),
-            LocalDeque::Locked(deque) => AnyOwned::Locked(Owned { worker, deque }),
-            LocalDeque::MailingSplitSignalled(Mailed { deque, hybrid }) => {
-                AnyOwned::MailingSplitSignalled(Owned { worker, deque }, hybrid)
+            LocalDeque::SplitSignalled(d) | LocalDeque::SplitPolled(d) => {
+                // SAFETY: on the owner thread, by the caller's contract.
+                match unsafe { own(d, |d| d.push(job)) } {
+                    Ok(()) => Fork::Pushed,
+                    Err(_) => Fork::Full,
+                }
             }
-            LocalDeque::MailingSplitPolled(Mailed { deque, hybrid }) => {
-                AnyOwned::MailingSplitPolled(Owned { worker, deque }, hybrid)
+            // SAFETY: forwarded from the caller.
+            _ => unsafe { self.push_fork_elsewhere(job) },
+        }
+    }
+
+    /// [`LocalDeque::push_fork`] on the classical deques and under `hybrid`: one dispatch
+    /// on the kind, the push inline in each arm.
+    ///
+    /// # Safety
+    /// As for `push_fork`.
+    #[inline(never)]
+    unsafe fn push_fork_elsewhere(&self, job: JobRef) -> Fork {
+        #[inline(always)]
+        fn push_on<D: Owner<JobRef>>(d: &UnsafeCell<D>, job: JobRef) -> Fork {
+            // SAFETY: `push_fork`'s caller is on the owner thread.
+            match unsafe { own(d, |d| d.push(job)) } {
+                Ok(()) => Fork::Pushed,
+                Err(_) => Fork::Full,
             }
-            LocalDeque::MailingChaseLev(Mailed { deque, hybrid }) => {
-                AnyOwned::MailingChaseLev(Owned { worker, deque }, hybrid)
+        }
+        #[inline(always)]
+        fn mail_or_push<D: Owner<JobRef>>(m: &Mailed<D>, job: JobRef) -> Fork {
+            if m.hybrid.mails() {
+                Fork::Mail
+            } else {
+                push_on(&m.deque, job)
             }
-            LocalDeque::MailingAbp(Mailed { deque, hybrid }) => {
-                AnyOwned::MailingAbp(Owned { worker, deque }, hybrid)
+        }
+        match self {
+            LocalDeque::SplitSignalled(d) | LocalDeque::SplitPolled(d) => push_on(d, job),
+            LocalDeque::Abp(d) => push_on(d, job),
+            LocalDeque::ChaseLev(d) => push_on(d, job),
+            LocalDeque::Locked(d) => push_on(d, job),
+            LocalDeque::MailingSplitSignalled(m) | LocalDeque::MailingSplitPolled(m) => {
+                mail_or_push(m, job)
             }
-            LocalDeque::MailingLocked(Mailed { deque, hybrid }) => {
-                AnyOwned::MailingLocked(Owned { worker, deque }, hybrid)
+            LocalDeque::MailingAbp(m) => mail_or_push(m, job),
+            LocalDeque::MailingChaseLev(m) => mail_or_push(m, job),
+            LocalDeque::MailingLocked(m) => mail_or_push(m, job),
+        }
+    }
+
+    /// Pushes `job` at the bottom of whichever deque this is; `false` if it is full.
+    ///
+    /// # Safety
+    /// On the owner thread.
+    #[inline(never)]
+    pub(crate) unsafe fn push(&self, job: JobRef) -> bool {
+        fn push_on<D: Owner<JobRef>>(d: &UnsafeCell<D>, job: JobRef) -> bool {
+            // SAFETY: `LocalDeque::push`'s caller is on the owner thread.
+            unsafe { own(d, |d| d.push(job).is_ok()) }
+        }
+        match self {
+            LocalDeque::SplitSignalled(d)
+            | LocalDeque::SplitPolled(d)
+            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. })
+            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. }) => push_on(d, job),
+            LocalDeque::Locked(d) | LocalDeque::MailingLocked(Mailed { deque: d, .. }) => {
+                push_on(d, job)
+            }
+            LocalDeque::Abp(d) | LocalDeque::MailingAbp(Mailed { deque: d, .. }) => push_on(d, job),
+            LocalDeque::ChaseLev(d) | LocalDeque::MailingChaseLev(Mailed { deque: d, .. }) => {
+                push_on(d, job)
             }
         }
     }
 
-    /// The typed handle if this is a signalled split deque (`join`'s first test: one
-    /// compare, where `owned`'s full dispatch could become a jump table). Not under
-    /// `hybrid`, whose forks are mailed.
+    /// `join`'s pop: the newest local job, `keep` handed back beside it. The split deques
+    /// pop their private part inline (answering a poll request first, under `lcws-poll`);
+    /// every other deque is one call out of line.
+    ///
+    /// `join` passes its first result through `keep`: the rare poll answer is then one
+    /// cold call that also pops, so the result need not live across a call in a register
+    /// the whole hot path would save and restore.
+    ///
+    /// # Safety
+    /// On the owner thread; `worker` owns this deque.
     #[inline(always)]
-    pub(crate) fn signalled<'w>(
-        &'w self,
-        worker: &'w WorkerThread,
-    ) -> Option<Owned<'w, Split<JobRef>, false>> {
+    pub(crate) unsafe fn pop_fork<R>(&self, worker: &WorkerThread, keep: R) -> (R, Option<JobRef>) {
         match self {
-            LocalDeque::SplitSignalled(deque) => Some(Owned { worker, deque }),
-            _ => None,
+            // SAFETY: on the owner thread, by the caller's contract.
+            LocalDeque::SplitSignalled(d) => (keep, unsafe { pop_split(d) }),
+            // (Its own arm: one test of the kind for `lcws-signal`, the default.)
+            LocalDeque::SplitPolled(d) => {
+                if worker.is_wanted() {
+                    // SAFETY: forwarded from the caller.
+                    return unsafe { answer_then_take(worker, d, keep) };
+                }
+                // SAFETY: on the owner thread, by the caller's contract.
+                (keep, unsafe { pop_split(d) })
+            }
+            // SAFETY: forwarded from the caller.
+            _ => (keep, unsafe { self.take(worker) }),
         }
     }
 
-    /// The typed handle if this is a polled split deque (`join`'s second test; not under
-    /// `hybrid`).
-    #[inline(always)]
-    pub(crate) fn polled<'w>(
-        &'w self,
-        worker: &'w WorkerThread,
-    ) -> Option<Owned<'w, Split<JobRef>, true>> {
+    /// Pops the newest local job of whichever deque this is (answering a poll request
+    /// first, under `lcws-poll`).
+    ///
+    /// # Safety
+    /// On the owner thread; `worker` owns this deque.
+    #[inline(never)]
+    pub(crate) unsafe fn take(&self, worker: &WorkerThread) -> Option<JobRef> {
+        fn pop_on<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> Option<JobRef> {
+            // SAFETY: `LocalDeque::take`'s caller is on the owner thread.
+            unsafe { own(d, |d| d.pop()) }
+        }
         match self {
-            LocalDeque::SplitPolled(deque) => Some(Owned { worker, deque }),
-            _ => None,
+            LocalDeque::SplitSignalled(d)
+            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => {
+                // SAFETY: forwarded from the caller.
+                unsafe { pop_split(d) }
+            }
+            LocalDeque::SplitPolled(d)
+            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. }) => {
+                if worker.is_wanted() {
+                    worker.answer_wants();
+                }
+                // SAFETY: forwarded from the caller.
+                unsafe { pop_split(d) }
+            }
+            LocalDeque::Locked(d) | LocalDeque::MailingLocked(Mailed { deque: d, .. }) => pop_on(d),
+            LocalDeque::Abp(d) | LocalDeque::MailingAbp(Mailed { deque: d, .. }) => pop_on(d),
+            LocalDeque::ChaseLev(d) | LocalDeque::MailingChaseLev(Mailed { deque: d, .. }) => {
+                pop_on(d)
+            }
         }
     }
 
@@ -373,7 +385,7 @@ impl LocalDeque {
     /// Whether the deque holds no task (the owner's exact view).
     pub(crate) fn is_empty(&self) -> bool {
         fn empty<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> bool {
-            // SAFETY: as in `Owned::deque`: a short borrow on the owner's thread (callers
+            // SAFETY: as in `own`: a short borrow on the owner's thread (callers
             // are the owner's own methods, never a signal handler).
             unsafe { &*d.get() }.is_empty()
         }

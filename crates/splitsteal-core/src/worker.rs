@@ -31,8 +31,8 @@ use std::thread;
 use crate::deque::{Exposure, SignalExposer, Steal};
 use crate::hybrid;
 use crate::job::JobRef;
-use crate::latch::Probe;
-use crate::local::{AnyOwned, LocalDeque};
+use crate::latch::{JoinLatch, Probe, Unpushed};
+use crate::local::LocalDeque;
 use crate::mailbox::WorkerRange;
 use crate::plan::Asking;
 use crate::registry::{Registry, Terminated, WorkerInfo};
@@ -333,12 +333,6 @@ impl WorkerThread {
         unsafe { Self::current().as_ref() }
     }
 
-    /// The typed handle on this worker's deque (one dispatch on its kind).
-    #[inline(always)]
-    pub(crate) fn owned(&self) -> AnyOwned<'_> {
-        self.deque.owned(self)
-    }
-
     #[inline(always)]
     fn wanted(&self) -> &Wanted {
         // SAFETY: points into `self.registry`, which this worker keeps alive.
@@ -351,7 +345,9 @@ impl WorkerThread {
 
     /// Pushes a job at the bottom of the local deque; `false` if the deque is full.
     pub(crate) fn push(&self, job: JobRef) -> bool {
-        self.owned().push(job)
+        // SAFETY: `self` is the calling thread's worker (a `WorkerThread` is `!Sync` and
+        // reached only through its own thread's pointer), so this is the owner thread.
+        unsafe { self.deque.push(job) }
     }
 
     /// Pushes a spawned job (or a FIFO's reference) and answers waiting thieves; a full
@@ -366,7 +362,8 @@ impl WorkerThread {
 
     /// Pops the newest local job.
     pub(crate) fn take_local(&self) -> Option<JobRef> {
-        self.owned().take()
+        // SAFETY: as in `push`: the owner thread, and `self` owns the deque.
+        unsafe { self.deque.take(self) }
     }
 
     /// After a push: one plain load of this worker's `Wanted` word, and the cold path if a
@@ -448,44 +445,70 @@ impl WorkerThread {
         }
     }
 
-    /// Pops local jobs until `ours` comes back, then hands it to `run_ours`, which returns
-    /// its result, or `None` if the job was claimed elsewhere meanwhile (`hybrid`'s mailbox
-    /// side). `popped` is the first pop's result. Jobs popped on the way (pushed by a scope
-    /// inside the joiner's first closure) are run. Returns `None` once `latch` is set:
-    /// `ours` ran elsewhere and its result is in the job.
+    /// `join`'s second job `ours` was not the first job popped (`popped`): pops and runs
+    /// local jobs (pushed by a scope inside the first closure) until `ours` comes back, and
+    /// returns `true` then (the caller runs it inline). Returns `false` once `latch` is set:
+    /// `ours` ran through its job (a thief took it; or, when the deque did not take it
+    /// (`latch.unpushed()`), this worker ran it here or `hybrid` delivered it), and its
+    /// result is in the job. Not generic: one copy serves every join.
     ///
-    /// Cold: after a plain `join` it runs only when the first pop did not bring `ours`
-    /// back; told so, LLVM keeps `latch`'s address out of the hot path's registers (0.7 to
-    /// 1.6 instructions fewer per join on the classical deques, measured with callgrind).
+    /// Cold: it runs only when the first pop did not bring `ours` back; told so, LLVM keeps
+    /// `latch`'s address out of the hot path's registers (0.7 to 1.6 instructions fewer per
+    /// join on the classical deques, measured with callgrind).
     #[cold]
     #[inline(never)]
-    pub(crate) fn take_back<L: Probe, R>(
+    pub(crate) fn take_back(
         &self,
         ours: JobRef,
-        latch: &L,
+        latch: &JoinLatch<'_>,
+        popped: Option<JobRef>,
+    ) -> bool {
+        match latch.unpushed() {
+            Unpushed::No => {}
+            Unpushed::Full => {
+                // `ours` was never published, and `popped` is older work: put it back
+                // where it was (its slot is free again) and run `ours` through its job.
+                if let Some(job) = popped {
+                    let pushed = self.push(job);
+                    debug_assert!(pushed, "a slot just popped is free");
+                }
+                self.execute(ours);
+                return false;
+            }
+            Unpushed::Mailed => {
+                // SAFETY: marked `Mailed` by `hybrid::mail_fork`, on this worker.
+                unsafe { hybrid::finish_mailed(self, latch, popped) };
+                return false;
+            }
+        }
+        self.pop_until(ours, latch, popped)
+    }
+
+    /// [`WorkerThread::take_back`] for a job that was pushed: pops and runs local jobs
+    /// until `ours` comes back (`true`) or `latch` is set (`false`), starting from
+    /// `popped`, the result of the last pop.
+    pub(crate) fn pop_until(
+        &self,
+        ours: JobRef,
+        latch: &JoinLatch<'_>,
         mut popped: Option<JobRef>,
-        mut pop: impl FnMut() -> Option<JobRef>,
-        run_ours: impl FnOnce() -> Option<R>,
-    ) -> Option<R> {
+    ) -> bool {
         loop {
             match popped {
-                Some(job) if job == ours => match run_ours() {
-                    Some(r) => return Some(r),
-                    None => break,
-                },
+                Some(job) if job == ours => return true,
                 Some(job) => {
                     self.execute(job);
                     if latch.probe() {
-                        return None;
+                        return false;
                     }
                 }
                 // Nothing left: a thief took `ours`.
                 None => break,
             }
-            popped = pop();
+            popped = self.take_local();
         }
         self.wait_until(latch);
-        None
+        false
     }
 
     /// Runs in the exposure signal handler on this worker's thread.

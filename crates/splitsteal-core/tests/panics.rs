@@ -77,3 +77,41 @@ fn panics_propagate_after_both_sides_and_the_pool_stays_usable() {
     }
     panic::set_hook(hook);
 }
+
+#[test]
+fn a_panic_in_a_join_whose_deque_was_full_still_runs_b_first() {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    for &policy in Policy::ALL {
+        // Capacity 1: the outer join's `b` (or `hybrid`'s proxy of it) fills the deque, so
+        // the inner join's `b` is never published and its joiner must run it.
+        let pool = splitsteal_core::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(policy)
+            .deque_capacity(1)
+            .build()
+            .unwrap();
+        let inner_b_done = AtomicBool::new(false);
+        let r = quiet(|| {
+            pool.install(|| {
+                splitsteal_core::join(
+                    || {
+                        splitsteal_core::join(
+                            || -> u64 { panic!("boom in the inner a") },
+                            || inner_b_done.store(true, Ordering::SeqCst),
+                        )
+                    },
+                    || fib(15),
+                )
+            })
+        });
+        let msg = r.unwrap_err().downcast::<&str>().map(|b| *b).unwrap_or("?");
+        assert_eq!(msg, "boom in the inner a", "{policy}");
+        assert!(
+            inner_b_done.load(Ordering::SeqCst),
+            "{policy}: the unpublished b did not run"
+        );
+        assert_eq!(pool.install(|| fib(20)), 6765, "{policy}");
+    }
+    panic::set_hook(hook);
+}
