@@ -27,6 +27,27 @@
 //! [`scope`](mod@scope) (the fork-join API), [`fork`] (the scheduler trait the data-parallel
 //! layer is written against), [`deque`] (the four work-stealing deques), [`stats`] (exact
 //! synchronization counts), [`policy`].
+//!
+//! # Behaviours by design
+//!
+//! - **One copy of the runtime per process.** The package declares `links =
+//!   "splitsteal-core"` (with an empty build script, which Cargo requires for `links`), as
+//!   rayon-core declares `links = "rayon-core"`: Cargo refuses to resolve a dependency graph
+//!   holding two semver-incompatible versions of this crate, which would otherwise both
+//!   install a handler for the exposure signal (the second pool's build then fails) and
+//!   keep two global pools.
+//! - **A thread is a worker of one pool at a time.** [`ThreadBuilder::run`] panics on a
+//!   thread that is already a pool's worker (a spawn handler that starts the workers with
+//!   `other_pool.spawn`, a `build_scoped` wrapper that runs them in `other_pool.install`, or
+//!   the thread of a `use_current_thread` pool), and the pool's `build` fails; rayon
+//!   refuses the same nesting.
+//! - **`lcws-poll` answers a thief only when the victim pushes or pops**: a task that spins
+//!   or blocks without joining keeps the private work beneath it ([`Policy::LcwsPoll`]).
+//! - **Under the signal policies** (`lcws-signal`, the default, `lcws-cons`, `lcws-half`)
+//!   `nanosleep`, `poll`, `epoll_wait`, `select`, `sem_timedwait` and socket I/O with a
+//!   timeout, called directly by a task, can fail with `EINTR` ([`Policy::LcwsSignal`]),
+//!   and gdb needs `handle SIG39 nostop noprint pass` (39 being the pool's signal number:
+//!   [`default_signal`]) to not stop at every steal request.
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

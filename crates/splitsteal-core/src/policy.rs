@@ -14,6 +14,12 @@ pub enum Policy {
     ChaseLev,
     /// LCWS with polled requests: a thief posts a request, the victim answers it at its
     /// next push or pop (the LCWS paper's Algorithm 1). Sends no signals.
+    ///
+    /// By design, a victim answers only when it pushes or pops: while one of its tasks
+    /// spins, blocks or computes for long without a `join`, `spawn` or `scope` of its own,
+    /// the private tasks beneath it (the `b` sides of the joins it is inside) cannot be
+    /// stolen, and stay for it to run when the task returns. The signal policies answer
+    /// at once, between any two instructions.
     LcwsPoll,
     /// LCWS whose thieves signal the victim; the handler exposes one task (the
     /// LCWS-in-practice paper's "Signal").
@@ -25,6 +31,11 @@ pub enum Policy {
     /// `lcws-cons`, `lcws-half`) may see `EINTR` when a thief asks it for work, and must
     /// retry (`std::thread::sleep` and most of `std`'s I/O retry by themselves). Use
     /// `lcws-poll` where that is not acceptable.
+    ///
+    /// A debugger stops at every such signal unless told not to: in gdb,
+    /// `handle SIG39 nostop noprint pass`, where 39 is the pool's signal number
+    /// ([`default_signal`](crate::default_signal), `SIGRTMIN + 5`, is 39 with glibc;
+    /// [`ThreadPoolBuilder::signal`](crate::ThreadPoolBuilder::signal) sets another).
     LcwsSignal,
     /// Signal-based LCWS that does not expose the last private task on a first request
     /// ("Cons"); a thief that asks again after an answer that exposed nothing gets it, so

@@ -275,7 +275,22 @@ impl ThreadBuilder {
 
     /// Runs the worker on the calling thread until the pool is dropped (and its spawned
     /// jobs have finished).
+    ///
+    /// # Panics
+    ///
+    /// If the calling thread is already a worker of a pool: inside one of a pool's tasks
+    /// (a handler that passes the builder to `other_pool.spawn` or `other_pool.install`),
+    /// or the thread of a [`use_current_thread`](ThreadPoolBuilder::use_current_thread)
+    /// pool. A thread is a worker of one pool at a time, as in rayon. The builder is then
+    /// dropped without running, so the pool's `build` fails instead of waiting for it.
     pub fn run(mut self) {
+        if WorkerThread::current_or_borrowed().is_some() {
+            panic!(
+                "splitsteal: ThreadBuilder::run on a thread that is already a worker of a \
+                 pool (inside a pool's task, or a use_current_thread thread); a pool's \
+                 workers need threads of their own"
+            );
+        }
         if let Some(work) = self.work.take() {
             work()
         }
@@ -917,7 +932,9 @@ impl<S> ThreadPoolBuilder<S> {
                     let _ = h.join();
                 }
                 return Err(BuildError::Spawn(io::Error::other(format!(
-                    "the spawn handler dropped {lost} ThreadBuilder(s) without running them"
+                    "the spawn handler dropped {lost} ThreadBuilder(s) without running them \
+                     (or ran them on a thread that is already a worker of a pool, which \
+                     `ThreadBuilder::run` refuses)"
                 ))));
             }
             thread::sleep(Duration::from_micros(50));

@@ -855,6 +855,12 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         static NEXT_CPU: AtomicUsize = AtomicUsize::new(0);
         pin_to_allowed_cpu(NEXT_CPU.fetch_add(1, Ordering::Relaxed));
     }
+    // `ThreadBuilder::run` refuses a thread that is already a worker; the null set at the
+    // end restores what was here.
+    assert!(
+        CURRENT.with(Cell::get).is_null() && BORROWED.with(Cell::get).is_null(),
+        "splitsteal: a worker loop started on a thread that is already a worker"
+    );
     let worker = WorkerThread::new(registry, index, deque, false);
     CURRENT.with(|c| c.set(&worker));
     worker.registry.worker_started(&worker);

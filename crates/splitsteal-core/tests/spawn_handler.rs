@@ -242,3 +242,90 @@ fn the_builder_is_nameable_without_its_spawn_parameter() {
     let pool = sized(ThreadPoolBuilder::new(), 2).build().unwrap();
     assert_eq!(pool.current_num_threads(), 2);
 }
+
+/// A panic payload's message (`panic!` with or without format arguments).
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    match payload.downcast_ref::<&str>() {
+        Some(s) => (*s).to_owned(),
+        None => payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default(),
+    }
+}
+
+/// A worker of pool B started on a worker of pool A (B's spawn handler hands the thread to
+/// `a.spawn`) is refused with a clear panic, as rayon does, and the build fails. (It used
+/// to run, and when B's loop ended the thread forgot it was A's worker: A's next job on it
+/// dereferenced a null worker pointer, a segfault.) A keeps working on every worker.
+#[test]
+fn a_worker_started_on_another_pools_worker_by_spawn_is_refused() {
+    for &policy in Policy::ALL {
+        let panics: Arc<Mutex<Vec<String>>> = Arc::default();
+        let seen = Arc::clone(&panics);
+        let a = Arc::new(
+            ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .panic_handler(move |payload| seen.lock().unwrap().push(panic_message(&*payload)))
+                .build()
+                .unwrap(),
+        );
+        let on_a = Arc::clone(&a);
+        let b = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .spawn_handler(move |thread| {
+                on_a.spawn(move || thread.run());
+                Ok(())
+            })
+            .build();
+        let err = b.as_ref().err().map(ToString::to_string);
+        drop(b);
+        // Every worker of A runs jobs (joins) normally afterwards.
+        assert_eq!(a.broadcast(|_| fib(15)), [610, 610], "{policy}");
+        let err = err.unwrap_or_else(|| panic!("{policy}: the nested pool was built"));
+        assert!(err.contains("already a worker"), "{policy}: {err}");
+        let panics = panics.lock().unwrap();
+        assert_eq!(panics.len(), 1, "{policy}: {panics:?}");
+        assert!(
+            panics[0].contains("already a worker"),
+            "{policy}: {panics:?}"
+        );
+    }
+}
+
+/// The same refusal when `build_scoped`'s wrapper runs the worker inside `a.install`: the
+/// panic reaches the wrapper, which sees a clear message.
+#[test]
+fn a_worker_started_on_another_pools_worker_by_install_is_refused() {
+    for &policy in Policy::ALL {
+        let a = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(policy)
+            .build()
+            .unwrap();
+        let refused = Mutex::new(Vec::new());
+        let b = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .build_scoped(
+                |thread| {
+                    let run = std::panic::AssertUnwindSafe(|| a.install(move || thread.run()));
+                    if let Err(payload) = std::panic::catch_unwind(run) {
+                        refused.lock().unwrap().push(panic_message(&*payload));
+                    }
+                },
+                |b| b.install(|| fib(15)),
+            );
+        assert_eq!(a.broadcast(|_| fib(15)), [610, 610], "{policy}");
+        let err = b.expect_err("the nested pool was built").to_string();
+        assert!(err.contains("already a worker"), "{policy}: {err}");
+        let refused = refused.into_inner().unwrap();
+        assert_eq!(refused.len(), 1, "{policy}: {refused:?}");
+        assert!(
+            refused[0].contains("already a worker"),
+            "{policy}: {refused:?}"
+        );
+    }
+}

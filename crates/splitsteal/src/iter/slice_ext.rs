@@ -302,6 +302,12 @@ pub trait ParallelSliceMut<T: Send> {
 
     /// Sorts the slice with a comparator, in parallel; stable.
     ///
+    /// If `compare` is not a total order, the slice ends in some permutation of its
+    /// elements, without a panic (as with rayon). `std`'s sort, used on the pieces, may
+    /// still report such a comparator with a panic message on stderr, which the sort
+    /// catches (with `panic = "abort"`, the process aborts). A panic of `compare` itself
+    /// propagates, leaving the slice a permutation of its elements.
+    ///
     /// ```
     /// use splitsteal::prelude::*;
     ///
@@ -396,7 +402,9 @@ pub trait ParallelSliceMut<T: Send> {
         current::sort_unstable(self.as_parallel_slice_mut());
     }
 
-    /// Sorts the slice with a comparator, in parallel; not stable.
+    /// Sorts the slice with a comparator, in parallel; not stable. A comparator that is
+    /// not a total order, or that panics, is handled as in
+    /// [`par_sort_by`](ParallelSliceMut::par_sort_by).
     ///
     /// ```
     /// use splitsteal::prelude::*;

@@ -24,15 +24,15 @@
 //! track of where its elements are and, on return or while unwinding (the key function may
 //! panic), leaves them in the slice: a panic leaves `v` a permutation of its input.
 
-use std::mem::{self, ManuallyDrop};
+use std::mem;
 use std::ops::Range;
 use std::ptr;
 
 use super::basic::map_reduce;
 use super::sort::{join_or_fix, CopyOnDrop};
 use super::split::{
-    advise_huge_pages, block_target, bucket_offsets, count_blocks, run, scatter_blocks, Align,
-    Blocks, Grain, Ptr,
+    block_target, bucket_offsets, count_blocks, run, scatter_blocks, Align, Blocks, Grain, Ptr,
+    Scratch,
 };
 use crate::ForkJoin;
 
@@ -147,15 +147,12 @@ where
         v.sort_by_key(&key);
         return;
     }
-    let mut buf: ManuallyDrop<Vec<T>> = ManuallyDrop::new(Vec::with_capacity(n));
-    advise_huge_pages(&mut buf);
+    // Freed on return and while unwinding; it never drops an element.
+    let mut buf = Scratch::new(n);
     let cur = Ptr(v.as_mut_ptr());
     // SAFETY: `v` and `buf` are disjoint and valid for `n` elements; the elements are in
     // `v`, which is also where `rec` leaves them (sorted, or permuted if it unwinds).
-    unsafe { rec(ctx, cur, Ptr(buf.as_mut_ptr()), cur, n, bits, &key) };
-    // SAFETY: `buf` is still an empty `Vec` (its length never changed); reached only if
-    // `rec` returned normally (on unwinding the buffer is leaked, which is safe).
-    unsafe { ManuallyDrop::drop(&mut buf) };
+    unsafe { rec(ctx, cur, buf.ptr(), cur, n, bits, &key) };
 }
 
 /// Sorts the `n` elements at `cur` by the low `bits` bits of their key (higher bits are

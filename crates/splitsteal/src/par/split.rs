@@ -644,6 +644,53 @@ pub(crate) fn advise_huge_pages<T>(v: &mut Vec<T>) {
     let _ = v;
 }
 
+/// Uninitialized room for `n` elements that a primitive moves its elements through
+/// bitwise (the merge sort's and the radix sort's ping-pong buffer). Its memory is freed
+/// when it is dropped, on return or while unwinding from a panicking comparator or key
+/// (those used to leak the buffer, 8 MB per caught panic on 1M `u64`); the elements it
+/// holds are never dropped: they are copies of elements owned by the slice being sorted.
+pub(crate) struct Scratch<T> {
+    /// Length 0 throughout, so dropping it frees the memory and drops no element.
+    buf: Vec<T>,
+}
+
+impl<T> Scratch<T> {
+    pub(crate) fn new(n: usize) -> Self {
+        let mut buf = Vec::with_capacity(n);
+        advise_huge_pages(&mut buf);
+        #[cfg(test)]
+        scratch_count::LIVE.with(|c| c.set(c.get() + 1));
+        Scratch { buf }
+    }
+
+    /// The start of the room, valid for `n` elements while `self` lives.
+    pub(crate) fn ptr(&mut self) -> Ptr<T> {
+        Ptr(self.buf.as_mut_ptr())
+    }
+}
+
+#[cfg(test)]
+impl<T> Drop for Scratch<T> {
+    fn drop(&mut self) {
+        // The memory itself is freed by `buf`'s own drop, right after.
+        scratch_count::LIVE.with(|c| c.set(c.get() - 1));
+    }
+}
+
+/// Test only: how many [`Scratch`] buffers the calling thread has made and not yet freed.
+#[cfg(test)]
+pub(crate) mod scratch_count {
+    use std::cell::Cell;
+
+    thread_local! {
+        pub(super) static LIVE: Cell<isize> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn live() -> isize {
+        LIVE.with(Cell::get)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
