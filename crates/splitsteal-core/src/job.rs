@@ -187,20 +187,32 @@ impl<F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<JoinLatch<'_>, F, R
         worker: &WorkerThread,
         payload: Box<dyn Any + Send>,
     ) -> ! {
-        match self.latch.unpushed() {
-            Unpushed::No => {}
-            // Never published: run it here (`a` panicked; `b` still runs, as in `join`).
-            Unpushed::Full => worker.execute(self.as_job_ref()),
-            // SAFETY: marked `Mailed` by `mail_fork`.
-            Unpushed::Mailed => unsafe { crate::hybrid::unwind_mailed(worker, &self.latch) },
-        }
-        worker.wait_until(&self.latch);
+        // SAFETY: forwarded from the caller.
+        unsafe { settle_after_panic(worker, self.as_job_ref(), &self.latch) };
         // SAFETY: the latch is set, so `execute` wrote the result, and nothing reads it
         // again (`a`'s panic wins; the job itself is dropped with the joiner's frame, and
         // its result field is `MaybeUninit`, never dropped on its own).
         drop(unsafe { (*self.result.get()).assume_init_read() });
         panic::resume_unwind(payload);
     }
+}
+
+/// The non-generic part of [`StackJob::unwind_after_a`]: returns once `job` (the join's
+/// second job, whose latch is `latch`) has run, here or elsewhere.
+///
+/// # Safety
+/// As for `unwind_after_a`.
+#[cold]
+#[inline(never)]
+unsafe fn settle_after_panic(worker: &WorkerThread, job: JobRef, latch: &JoinLatch<'_>) {
+    match latch.unpushed() {
+        Unpushed::No => {}
+        // Never published: run it here (`a` panicked; `b` still runs, as in `join`).
+        Unpushed::Full => worker.execute(job),
+        // SAFETY: marked `Mailed` by `mail_fork` (the caller's guarantee).
+        Unpushed::Mailed => unsafe { crate::hybrid::unwind_mailed(worker, latch) },
+    }
+    worker.wait_until(latch);
 }
 
 /// A boxed job that frees itself when run.

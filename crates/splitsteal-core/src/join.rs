@@ -57,7 +57,8 @@ where
 
 /// [`join`] on a thread that is no pool's current worker: on its borrowed worker if it has
 /// one (`use_current_thread`), else on the global pool. Either way it calls [`join`] again
-/// where a worker is current, so the closures' code is compiled once, in `join` itself.
+/// where a worker is current, so the closures' code is compiled once, in `join` itself,
+/// and the injection into the global pool is type-erased (`Registry::in_worker_dyn`).
 #[cold]
 fn join_outside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
@@ -69,7 +70,14 @@ where
     if let Some(_entered) = Entered::borrowed() {
         return join(a, b);
     }
-    crate::pool::global_registry().in_worker(|_| join(a, b))
+    let mut ops = Some((a, b));
+    let mut out = None;
+    crate::pool::global_registry().in_worker_dyn(&mut |_| {
+        if let Some((a, b)) = ops.take() {
+            out = Some(join(a, b));
+        }
+    });
+    out.expect("in_worker runs its operation once")
 }
 
 /// What a closure of [`join_context`] learns about where it runs.
@@ -125,9 +133,16 @@ where
             // This thread's borrowed worker (`use_current_thread`): a worker's join.
             return join_context(a, b);
         }
-        // Both closures run on a worker of the global pool: both migrated.
-        return crate::pool::global_registry()
-            .in_worker(|worker| join_context_on(worker, a, b, true));
+        // Both closures run on a worker of the global pool: both migrated. (Type-erased,
+        // as in `join_outside`.)
+        let mut ops = Some((a, b));
+        let mut out = None;
+        crate::pool::global_registry().in_worker_dyn(&mut |worker| {
+            if let Some((a, b)) = ops.take() {
+                out = Some(join_context_on(worker, a, b, true));
+            }
+        });
+        return out.expect("in_worker runs its operation once");
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
     join_context_on(unsafe { &*worker }, a, b, false)

@@ -473,6 +473,13 @@ impl Registry {
         }
     }
 
+    /// [`Registry::in_worker`] for a type-erased operation: compiled once, so a generic
+    /// caller's cold path (a `join` from outside the pool) does not compile the injection
+    /// machinery once per call site. The caller keeps its result in what `op` captures.
+    pub(crate) fn in_worker_dyn(self: &Arc<Self>, op: &mut (dyn FnMut(&WorkerThread) + Send)) {
+        self.in_worker(|worker| op(worker));
+    }
+
     #[cold]
     fn in_worker_cold<OP, R>(self: &Arc<Self>, op: OP) -> R
     where

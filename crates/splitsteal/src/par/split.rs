@@ -236,6 +236,25 @@ where
     L: Fn(usize, P) -> R + Sync,
     K: Fn(R, R) -> R + Sync,
 {
+    run_erased(ctx, part, start, grain, align, leaf, combine)
+}
+
+/// [`run`], compiled once per `(C, P, R)`: the leaf and the combine are type-erased (see
+/// [`Leaf`]).
+fn run_erased<C, P, R>(
+    ctx: &mut C,
+    part: P,
+    start: usize,
+    grain: Grain,
+    align: Align,
+    leaf: &Leaf<'_, P, R>,
+    combine: &Combine<'_, R>,
+) -> R
+where
+    C: ForkJoin,
+    P: Part,
+    R: Send,
+{
     let n = part.len();
     match grain {
         Grain::Fixed(g) => rec(ctx, part, start, g.max(1), align, leaf, combine),
@@ -282,21 +301,26 @@ where
     }
 }
 
-fn rec<C, P, R, L, K>(
+/// A leaf of [`rec`], type-erased: leaves are coarse (a grain of work each), so a dynamic
+/// call per leaf costs nothing measurable, and `rec` (with its join) is compiled once per
+/// `(C, P, R)` instead of once per leaf closure.
+type Leaf<'a, P, R> = dyn Fn(usize, P) -> R + Sync + 'a;
+/// How [`rec`] combines two results, type-erased as [`Leaf`].
+type Combine<'a, R> = dyn Fn(R, R) -> R + Sync + 'a;
+
+fn rec<C, P, R>(
     ctx: &mut C,
     part: P,
     start: usize,
     grain: usize,
     align: Align,
-    leaf: &L,
-    combine: &K,
+    leaf: &Leaf<'_, P, R>,
+    combine: &Combine<'_, R>,
 ) -> R
 where
     C: ForkJoin,
     P: Part,
     R: Send,
-    L: Fn(usize, P) -> R + Sync,
-    K: Fn(R, R) -> R + Sync,
 {
     let n = part.len();
     if n <= grain {
@@ -338,21 +362,22 @@ where
     } else {
         grain.max(1)
     };
-    seg_rec(ctx, part, bounds, 0, k, grain, leaf);
+    seg_rec(ctx, part, bounds, 0, k, grain, leaf as &Leaf<P, ()>);
 }
 
-fn seg_rec<C, P, L>(
+/// [`run_segments`]' recursion, compiled once per `(C, P)` (the leaf type-erased, as in
+/// [`rec`]).
+fn seg_rec<C, P>(
     ctx: &mut C,
     part: P,
     bounds: &[usize],
     lo: usize,
     hi: usize,
     grain: usize,
-    leaf: &L,
+    leaf: &Leaf<'_, P, ()>,
 ) where
     C: ForkJoin,
     P: Part,
-    L: Fn(usize, P) + Sync,
 {
     // `part` covers bounds[lo]..bounds[hi].
     let base = bounds[lo];
