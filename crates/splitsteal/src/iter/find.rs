@@ -180,6 +180,29 @@ where
         self
     }
 
+    /// The piece as one `Iterator::find`, stopping when another piece has found a match:
+    /// the folder's state stays in registers (the default loop moves `self` through
+    /// `consume` and `full` per item, which left `any`/`all` on a slice about 3x slower
+    /// than rayon at one thread).
+    fn consume_iter<I>(mut self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = T>,
+    {
+        if self.item.is_some() {
+            return self;
+        }
+        let (predicate, found) = (self.predicate, self.found);
+        // Relaxed: as in `full`.
+        self.item = iter
+            .into_iter()
+            .take_while(|_| !found.load(Ordering::Relaxed))
+            .find(|item| predicate(item));
+        if self.item.is_some() {
+            found.store(true, Ordering::Relaxed);
+        }
+        self
+    }
+
     fn complete(self) -> Option<T> {
         self.item
     }
