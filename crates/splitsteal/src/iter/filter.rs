@@ -102,6 +102,10 @@ where
     }
 }
 
+/// How many items [`FilterFolder::consume_iter`] hands the base folder at a time: a
+/// look at `full()` per chunk costs nothing next to the chunk.
+pub(super) const CHUNK: usize = 1024;
+
 struct FilterFolder<'p, F, P> {
     base: F,
     filter_op: &'p P,
@@ -125,10 +129,26 @@ where
         }
     }
 
-    // No `consume_iter` over `iter.filter(..)`: that would let a long run of rejected items
-    // pass without a look at `full()`, so a search on a huge range (rayon's
-    // `filter(..).find_any(..)` on `0..10^27u128`) would never see another piece's match.
-    // The default `consume_iter` checks `full()` after every item, as rayon's does.
+    /// The piece in chunks of [`CHUNK`] items, each handed to the base folder as one
+    /// `Iterator::filter`, so that the base folds them in its own loop (a `count` or a
+    /// `sum` then stays in registers). Between chunks `full()` is looked at even when
+    /// every item was rejected: a search on a huge range (rayon's `filter(..).find_any(..)`
+    /// on `0..10^27u128`) still sees another piece's match.
+    fn consume_iter<I>(mut self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = T>,
+    {
+        let filter_op = self.filter_op;
+        let mut iter = iter.into_iter();
+        loop {
+            let mut taken = 0usize;
+            let chunk = iter.by_ref().take(CHUNK).inspect(|_| taken += 1);
+            self.base = self.base.consume_iter(chunk.filter(|item| filter_op(item)));
+            if taken < CHUNK || self.base.full() {
+                return self;
+            }
+        }
+    }
 
     fn complete(self) -> F::Result {
         self.base.complete()
