@@ -177,6 +177,7 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     steal_after: Duration,
     record_start_latency: bool,
     pin_threads: bool,
+    assume_no_membarrier: bool,
     stack_size: Option<usize>,
     thread_name: Option<ThreadNamer>,
     spawn_handler: S,
@@ -364,6 +365,7 @@ impl ThreadPoolBuilder {
             steal_after: Self::DEFAULT_STEAL_AFTER,
             record_start_latency: false,
             pin_threads: false,
+            assume_no_membarrier: false,
             stack_size: None,
             thread_name: None,
             spawn_handler: DefaultSpawn,
@@ -456,6 +458,15 @@ impl<S> ThreadPoolBuilder<S> {
     /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else.
     pub fn signal(mut self, signo: c_int) -> Self {
         self.signal = Some(signo);
+        self
+    }
+
+    /// For tests: the pool's idle workers sleep as they do where the system offers no
+    /// `membarrier` (kernels before 4.14, seccomp filters): a few timed naps, then an
+    /// untimed sleep. Not part of the API.
+    #[doc(hidden)]
+    pub fn assume_no_membarrier(mut self, assume: bool) -> Self {
+        self.assume_no_membarrier = assume;
         self
     }
 
@@ -767,6 +778,7 @@ impl<S> ThreadPoolBuilder<S> {
             steal_after,
             record_start_latency,
             pin_threads,
+            assume_no_membarrier,
             stack_size,
             thread_name,
             spawn_handler,
@@ -786,6 +798,7 @@ impl<S> ThreadPoolBuilder<S> {
             steal_after,
             record_start_latency,
             pin_threads,
+            assume_no_membarrier,
             stack_size,
             thread_name,
             spawn_handler: spawn,
@@ -861,6 +874,7 @@ impl<S> ThreadPoolBuilder<S> {
             plan,
             record_start_latency: self.record_start_latency,
             pin_threads: self.pin_threads,
+            assume_no_membarrier: self.assume_no_membarrier,
             num_threads,
             use_current_thread: self.use_current_thread,
             deque_capacity: self.deque_capacity,
