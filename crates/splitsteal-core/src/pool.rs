@@ -455,7 +455,31 @@ impl<S> ThreadPoolBuilder<S> {
 
     /// The real-time signal that carries exposure requests under the signal-based LCWS
     /// policies (default [`default_signal`](crate::default_signal), `SIGRTMIN + 5`). It
-    /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else.
+    /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else: `build` fails if
+    /// it is. Pools may share a number.
+    ///
+    /// Each worker unblocks this signal in its thread's mask when it starts (a pool built on
+    /// a thread that blocks every signal, as the block-then-`sigwait` pattern does, still
+    /// works). A signal that gets no answer (a task blocks or consumes it, `pthread_kill`
+    /// fails, or someone installs another handler for this number after the build) is
+    /// followed up after a bounded wait with a poll request, which the worker answers at its
+    /// next push, and a new signal; a foreign handler is reported once on stderr and gets
+    /// none of the pool's signals while it stays. Debugging under gdb needs
+    /// `handle SIG<n> nostop noprint pass` for this number.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::{Policy, ThreadPoolBuilder};
+    ///
+    /// // Leave the default number to another library that wants it.
+    /// let pool = ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .policy(Policy::LcwsSignal)
+    ///     .signal(splitsteal::default_signal() + 2)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pool.install(|| splitsteal::join(|| 1, || 2)), (1, 2));
+    /// ```
     pub fn signal(mut self, signo: c_int) -> Self {
         self.signal = Some(signo);
         self
@@ -555,7 +579,8 @@ impl<S> ThreadPoolBuilder<S> {
     /// signals as any worker does, and it asks the others for work by posting poll
     /// requests instead of signalling them (its thread may leave while theirs run, so the
     /// others must not wait for it at exit, which they do for threads that may signal
-    /// them); a signal sent to it as it leaves is fenced off. Under `hybrid`, mail for
+    /// them); a signal sent to it as it leaves is fenced off. The pool's exposure signal is
+    /// unblocked in the thread's mask. Under `hybrid`, mail for
     /// worker 0 waits until the thread next blocks on the pool or leaves it (nothing waits
     /// on it: a mailed task is also in its sender's deque).
     ///
