@@ -10,6 +10,31 @@
 //!   through the deque's [`SignalExposer`](crate::deque::SignalExposer) and clears the mark.
 //!   While the mark is set no other thief signals that victim.
 //!
+//! # When a signal is not answered
+//!
+//! A signal can fail to arrive: the victim's thread blocks it (a task called
+//! `pthread_sigmask`), a task consumed it (`sigwait` on a full set), the user installed their
+//! own handler for the same number after the pool was built (theirs then receives ours), or
+//! `pthread_kill` failed (`EAGAIN` once `RLIMIT_SIGPENDING` is exhausted). So that none of
+//! these stops exposure for good:
+//!
+//! - every worker unblocks its pool's signal when it starts ([`unblock`]; a pool built on a
+//!   thread that blocked every signal, as the block-then-`sigwait` pattern does, has workers
+//!   that inherit that mask);
+//! - a send that fails is answered like a signal that never came (below), at once with a
+//!   poll request;
+//! - a thief that finds a victim's mark older than a bounded time (`worker::OVERDUE`,
+//!   doubling at each consecutive overdue look, reset by the handler) posts a poll request
+//!   for that attempt (the victim answers it at its next push, under every policy) and
+//!   re-arms: it sends a new signal, unless [`handler_is_ours`] says a foreign handler owns
+//!   the number, which is then reported once per pool on stderr and gets no signal of ours
+//!   until it is gone. The doubling keeps a victim that blocks the signal for a long time
+//!   from piling up queued real-time signals (at most one per doubling), and the thieves from
+//!   waking up for it more often.
+//!
+//! A task that blocks the signal, or runs while a foreign handler owns it, is served as under
+//! `lcws-poll`: at its pushes, not while it spins without joining.
+//!
 //! # System calls interrupted by the signal (`EINTR`)
 //!
 //! The handler is installed with `SA_RESTART`, so a task blocked in `read`, `write`,
@@ -103,14 +128,41 @@ extern "C" fn on_exposure_signal(_signo: c_int) {
     }
 }
 
-/// Sends the exposure signal to a worker thread.
+/// Sends the exposure signal to a worker thread; `false` if it could not be sent (`EAGAIN`
+/// when the real-time signal queue limit is reached).
 ///
 /// # Safety
 /// `thread` must be a live thread (workers stay alive until every worker stopped stealing).
-pub(crate) unsafe fn send(thread: libc::pthread_t, signo: c_int) {
-    // SAFETY: the caller guarantees the thread is alive. A failure (it cannot fail for a
-    // live thread and a valid signal) would only lose one notification.
+pub(crate) unsafe fn send(thread: libc::pthread_t, signo: c_int) -> bool {
+    // SAFETY: the caller guarantees the thread is alive; the signal number was validated by
+    // `install_handler`.
+    unsafe { libc::pthread_kill(thread, signo) == 0 }
+}
+
+/// Unblocks `signo` in the calling thread (a worker starting: it may have inherited a mask
+/// that blocks it).
+pub(crate) fn unblock(signo: c_int) {
+    // SAFETY: `sigset_t` is plain data, initialized by `sigemptyset`; `pthread_sigmask` only
+    // reads the set (no old mask asked for).
     unsafe {
-        libc::pthread_kill(thread, signo);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signo);
+        // Cannot fail with a valid `how` and set.
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    }
+}
+
+/// Whether `signo`'s current disposition is our exposure handler (`false`: the user
+/// installed another handler, or ignores or resets the signal, after the pool was built).
+pub(crate) fn handler_is_ours(signo: c_int) -> bool {
+    // SAFETY: a null new action only reads the current disposition into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(signo, std::ptr::null(), &mut old) != 0 {
+            // Unreadable (cannot happen for a valid number): assume ours, keep signalling.
+            return true;
+        }
+        old.sa_sigaction == on_exposure_signal as extern "C" fn(c_int) as usize
     }
 }

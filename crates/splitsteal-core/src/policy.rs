@@ -36,10 +36,14 @@ pub enum Policy {
     /// `handle SIG39 nostop noprint pass`, where 39 is the pool's signal number
     /// ([`default_signal`](crate::default_signal), `SIGRTMIN + 5`, is 39 with glibc;
     /// [`ThreadPoolBuilder::signal`](crate::ThreadPoolBuilder::signal) sets another).
+    ///
+    /// A task that blocks the signal (`pthread_sigmask`), or runs while someone else's
+    /// handler owns its number, is served as under `lcws-poll` until it unblocks it: at its
+    /// pushes, after a thief's bounded wait (see `ThreadPoolBuilder::signal`).
     LcwsSignal,
     /// Signal-based LCWS that does not expose the last private task on a first request
-    /// ("Cons"); a thief that asks again after an answer that exposed nothing gets it, so
-    /// no join is committed to running sequentially.
+    /// ("Cons"); the next request after an answer that exposed nothing gets it, however
+    /// late either is handled, so no join is committed to running sequentially.
     LcwsCons,
     /// Signal-based LCWS that exposes half of the private tasks (LCWS-in-practice paper, "Half").
     LcwsHalf,

@@ -177,6 +177,7 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     steal_after: Duration,
     record_start_latency: bool,
     pin_threads: bool,
+    assume_no_membarrier: bool,
     stack_size: Option<usize>,
     thread_name: Option<ThreadNamer>,
     spawn_handler: S,
@@ -364,6 +365,7 @@ impl ThreadPoolBuilder {
             steal_after: Self::DEFAULT_STEAL_AFTER,
             record_start_latency: false,
             pin_threads: false,
+            assume_no_membarrier: false,
             stack_size: None,
             thread_name: None,
             spawn_handler: DefaultSpawn,
@@ -453,9 +455,42 @@ impl<S> ThreadPoolBuilder<S> {
 
     /// The real-time signal that carries exposure requests under the signal-based LCWS
     /// policies (default [`default_signal`](crate::default_signal), `SIGRTMIN + 5`). It
-    /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else.
+    /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else: `build` fails if
+    /// it is. Pools may share a number.
+    ///
+    /// Each worker unblocks this signal in its thread's mask when it starts (a pool built on
+    /// a thread that blocks every signal, as the block-then-`sigwait` pattern does, still
+    /// works). A signal that gets no answer (a task blocks or consumes it, `pthread_kill`
+    /// fails, or someone installs another handler for this number after the build) is
+    /// followed up after a bounded wait with a poll request, which the worker answers at its
+    /// next push, and a new signal; a foreign handler is reported once on stderr and gets
+    /// none of the pool's signals while it stays. Debugging under gdb needs
+    /// `handle SIG<n> nostop noprint pass` for this number.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::{Policy, ThreadPoolBuilder};
+    ///
+    /// // Leave the default number to another library that wants it.
+    /// let pool = ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .policy(Policy::LcwsSignal)
+    ///     .signal(splitsteal::default_signal() + 2)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pool.install(|| splitsteal::join(|| 1, || 2)), (1, 2));
+    /// ```
     pub fn signal(mut self, signo: c_int) -> Self {
         self.signal = Some(signo);
+        self
+    }
+
+    /// For tests: the pool's idle workers sleep as they do where the system offers no
+    /// `membarrier` (kernels before 4.14, seccomp filters): a few timed naps, then an
+    /// untimed sleep. Not part of the API.
+    #[doc(hidden)]
+    pub fn assume_no_membarrier(mut self, assume: bool) -> Self {
+        self.assume_no_membarrier = assume;
         self
     }
 
@@ -544,7 +579,8 @@ impl<S> ThreadPoolBuilder<S> {
     /// signals as any worker does, and it asks the others for work by posting poll
     /// requests instead of signalling them (its thread may leave while theirs run, so the
     /// others must not wait for it at exit, which they do for threads that may signal
-    /// them); a signal sent to it as it leaves is fenced off. Under `hybrid`, mail for
+    /// them); a signal sent to it as it leaves is fenced off. The pool's exposure signal is
+    /// unblocked in the thread's mask. Under `hybrid`, mail for
     /// worker 0 waits until the thread next blocks on the pool or leaves it (nothing waits
     /// on it: a mailed task is also in its sender's deque).
     ///
@@ -767,6 +803,7 @@ impl<S> ThreadPoolBuilder<S> {
             steal_after,
             record_start_latency,
             pin_threads,
+            assume_no_membarrier,
             stack_size,
             thread_name,
             spawn_handler,
@@ -786,6 +823,7 @@ impl<S> ThreadPoolBuilder<S> {
             steal_after,
             record_start_latency,
             pin_threads,
+            assume_no_membarrier,
             stack_size,
             thread_name,
             spawn_handler: spawn,
@@ -861,6 +899,7 @@ impl<S> ThreadPoolBuilder<S> {
             plan,
             record_start_latency: self.record_start_latency,
             pin_threads: self.pin_threads,
+            assume_no_membarrier: self.assume_no_membarrier,
             num_threads,
             use_current_thread: self.use_current_thread,
             deque_capacity: self.deque_capacity,

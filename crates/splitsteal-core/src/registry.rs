@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::CachePadded;
@@ -35,9 +35,16 @@ pub(crate) struct WorkerInfo {
     /// not run yet (thieves send no second one meanwhile). Set by thieves, cleared by the
     /// handler.
     pub(crate) signalled: CachePadded<AtomicBool>,
-    /// `lcws-cons`: the pending signal asks for the last private task too (a thief asked
-    /// again after an answer that exposed nothing).
-    pub(crate) urgent: AtomicBool,
+    /// When the pending signal was sent (`clock_ns`), for the thieves' overdue check (see
+    /// `crate::exposure`, "When a signal is not answered").
+    pub(crate) signal_sent_at: AtomicU64,
+    /// How many overdue looks in a row found the signal unanswered (each doubles the wait
+    /// before the next); reset by the handler.
+    pub(crate) rearms: AtomicU32,
+    /// `lcws-cons`: the worker's last answer to a request exposed nothing (it kept its last
+    /// private task), so the next request, whenever it comes, gets that task. Written only
+    /// by the worker's own thread (its handler and its answers at pushes).
+    pub(crate) kept_last: AtomicBool,
     /// The worker's pthread, for exposure signals (set before the pool is handed out).
     pthread: AtomicUsize,
     /// Mail for this worker (`hybrid`).
@@ -66,7 +73,9 @@ impl WorkerInfo {
             stealer,
             wanted: CachePadded::new(Wanted::new()),
             signalled: CachePadded::new(AtomicBool::new(false)),
-            urgent: AtomicBool::new(false),
+            signal_sent_at: AtomicU64::new(0),
+            rearms: AtomicU32::new(0),
+            kept_last: AtomicBool::new(false),
             pthread: AtomicUsize::new(0),
             mailbox: Mailbox::new(),
             broadcasts: JobQueue::new(),
@@ -81,25 +90,26 @@ impl WorkerInfo {
 
     /// Sends the exposure signal `signo` to this worker's thread; through the gate if the
     /// thread is borrowed (it may have left the pool, and exited, meanwhile: then nothing is
-    /// sent).
-    pub(crate) fn send_signal(&self, signo: libc::c_int) {
+    /// sent). Returns `false` if `pthread_kill` failed.
+    pub(crate) fn send_signal(&self, signo: libc::c_int) -> bool {
         if !self.gated {
             // SAFETY: a spawned worker's thread lives until every worker stopped stealing
             // (`Registry::worker_stopping`), and the caller is such a worker.
-            unsafe { crate::exposure::send(self.pthread(), signo) };
-            return;
+            return unsafe { crate::exposure::send(self.pthread(), signo) };
         }
+        let mut sent = true;
         count_rmw(Side::Thief);
         // SeqCst (this RMW and the load): Dekker with `close_gate` (store `present`, then
         // load `senders`): either it sees us and waits, or we see it gone.
         self.senders.fetch_add(1, Ordering::SeqCst);
         if self.present.load(Ordering::SeqCst) {
             // SAFETY: the thread cannot leave the pool (and exit) before we leave the gate.
-            unsafe { crate::exposure::send(self.pthread(), signo) };
+            sent = unsafe { crate::exposure::send(self.pthread(), signo) };
         }
         count_rmw(Side::Thief);
         // Release: our send happens before the leaving thread's Acquire load sees zero.
         self.senders.fetch_sub(1, Ordering::Release);
+        sent
     }
 
     /// Called by a borrowed worker's thread as it leaves the pool: after this returns, no
@@ -143,6 +153,8 @@ pub(crate) struct Config {
     pub(crate) deque_capacity: usize,
     pub(crate) morsel_bytes: usize,
     pub(crate) spin_rounds: u32,
+    /// Sleep as if the system had no `membarrier` (a test knob: `crate::sleep`).
+    pub(crate) assume_no_membarrier: bool,
 }
 
 /// A pool's shared state.
@@ -166,6 +178,9 @@ pub(crate) struct Registry {
     /// `stats` bookkeeping; its lock also keeps a borrowed worker from unpublishing its
     /// counters while they are read.
     book: Mutex<StatsBook>,
+    /// Whether a thief found a foreign handler on the exposure signal and said so on stderr
+    /// (once per pool).
+    foreign_handler_reported: AtomicBool,
 }
 
 /// What `stats` subtracts and adds besides the live workers' counters.
@@ -195,6 +210,7 @@ impl Registry {
             .map(|m| Hybrid::new(m.mailing, m.gate_mails, m.gate_delay));
         let latency = config.record_start_latency.then(|| Recorder::new(n));
         let borrowed = config.use_current_thread;
+        let sleep = Sleep::new(n, config.assume_no_membarrier);
         Registry {
             hybrid,
             latency,
@@ -205,7 +221,7 @@ impl Registry {
                 .enumerate()
                 .map(|(i, s)| WorkerInfo::new(s, borrowed && i == 0))
                 .collect(),
-            sleep: Sleep::new(n),
+            sleep,
             injector: CachePadded::new(JobQueue::new()),
             live: AtomicUsize::new(1),
             terminate: AtomicBool::new(false),
@@ -214,6 +230,7 @@ impl Registry {
             // own: `worker::leave_borrowed`), so it counts as passed from the start.
             exited: AtomicUsize::new(usize::from(borrowed)),
             book: Mutex::new(StatsBook::default()),
+            foreign_handler_reported: AtomicBool::new(false),
         }
     }
 
@@ -277,6 +294,20 @@ impl Registry {
         self.sleep.register(worker.index);
         // Release: the builder waits for every worker to be published (Acquire).
         self.started.fetch_add(1, Ordering::Release);
+    }
+
+    /// A thief found that `signo` has a handler that is not ours: says so on stderr, once
+    /// per pool.
+    pub(crate) fn report_foreign_handler(&self, signo: libc::c_int) {
+        // Relaxed: only makes the message appear once.
+        if !self.foreign_handler_reported.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "splitsteal: signal {signo}, which this pool uses to ask its workers for work, \
+                 has a handler that is not splitsteal's (installed after the pool was built); \
+                 the pool asks by polling while it stays so (choose another number with \
+                 ThreadPoolBuilder::signal)"
+            );
+        }
     }
 
     /// Whether the pool has been told to stop (its workers stop once idle).

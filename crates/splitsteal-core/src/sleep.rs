@@ -4,8 +4,9 @@
 //! `SLEEPING`, the pool's sleeper count goes up), posts a standing request on every other
 //! worker, passes the heavy half of an asymmetric fence, looks one last time, and parks.
 //! The last look gives a [`Verdict`]: work is visible (go back), a request of ours is
-//! still unanswered by a victim that may not be running (nap briefly, so it can run), or
-//! nothing can become visible without somebody waking us (sleep).
+//! still unanswered by a victim that may not be running (nap briefly, so it can run, or
+//! until the request is overdue), or nothing can become visible without somebody waking us
+//! (sleep).
 //!
 //! Wakers, and why none of their wake-ups is lost:
 //! - a worker that pushes work reads its `Wanted` word with one plain load after the push
@@ -21,13 +22,36 @@
 //! - `std::thread::park`'s token covers the window between the sleeper's last look and
 //!   its `park`.
 //!
-//! Where the system has no `membarrier`, sleepers park with a 1 ms timeout instead, so a
-//! wake-up missed by a push is late by at most that.
+//! # Without `membarrier`
+//!
+//! Where the system has no `membarrier` (kernels before 4.14, a seccomp filter as container
+//! runtimes install), the push side still has no fence, and the store-buffer race of
+//! `crate::wakeup` is open: a push whose `Wanted` load ran before the sleeper's post became
+//! visible to it, while its own deque store was not yet visible to the sleeper's last look.
+//! Both sides miss each other only for a push that overlaps the sleeper's announcement:
+//!
+//! - a push whose `Wanted` load comes after the sleeper's post is visible to its CPU sees
+//!   the want and wakes a sleeper (the post is a `SeqCst` read-modify-write: once done, it
+//!   is visible to every later load, on every multi-copy-atomic machine Rust targets);
+//! - a push that overlapped the announcement has its deque store visible to the sleeper a
+//!   moment later: stores become visible to all threads in finite time, in practice within
+//!   nanoseconds (a store buffer drains in that time). So the sleeper, instead of parking
+//!   for good at once, parks [`UNFENCED_NAPS`] times for [`UNFENCED_NAP`] and looks again
+//!   (the same verdict: its SeqCst fence, then Acquire loads of every victim's deque)
+//!   after each; a push that raced with its announcement is visible by then.
+//!
+//! Only then does it park untimed: every push after that sees its want (first case). So a
+//! wake-up missed by a push is late by at most [`UNFENCED_NAP`], and an idle pool costs
+//! nothing after its first few milliseconds, whatever the kernel offers. (The formal
+//! memory model promises visibility "in a finite time" only, so this argument rests on the
+//! hardware's bound, `UNFENCED_NAPS` ms, where the `membarrier` one needs none; loom cannot
+//! model it, having no notion of time.) `ThreadPoolBuilder::assume_no_membarrier`, hidden,
+//! makes a pool behave as if `membarrier` were missing, for tests.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::thread::{self, Thread};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
@@ -39,17 +63,20 @@ const SLEEPING: u8 = 1;
 
 /// How long a thief naps while a victim has not answered its exposure signal: long enough
 /// for a victim that shares its CPU to run, short against a time slice.
-const NAP: Duration = Duration::from_micros(200);
-/// The park timeout where the system offers no asymmetric fence (see the module doc).
+pub(crate) const NAP: Duration = Duration::from_micros(200);
+/// The park timeout of a sleeper's first looks where the system offers no asymmetric fence
+/// (see the module doc) ...
 const UNFENCED_NAP: Duration = Duration::from_millis(1);
+/// ... and how many such looks it takes before it parks untimed.
+const UNFENCED_NAPS: u32 = 3;
 
 /// What an idle worker's last look before sleeping found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Verdict {
     /// Work is visible (or the awaited latch is set): do not sleep.
     Work,
-    /// A request of ours is unanswered by a victim that may not be running: nap briefly.
-    Nap,
+    /// A request of ours is unanswered by a victim that may not be running: nap this long.
+    Nap(Duration),
     /// Nothing can become visible without somebody waking us.
     Sleep,
 }
@@ -67,14 +94,17 @@ pub(crate) struct Sleep {
     sleepers: CachePadded<AtomicUsize>,
     /// Where `wake_one` starts looking, so wake-ups spread over workers.
     next: AtomicUsize,
+    /// Behave as if the system had no `membarrier` (a test knob, see the module doc).
+    assume_no_membarrier: bool,
 }
 
 impl Sleep {
-    pub(crate) fn new(workers: usize) -> Sleep {
+    pub(crate) fn new(workers: usize, assume_no_membarrier: bool) -> Sleep {
         Sleep {
             slots: (0..workers).map(|_| CachePadded::default()).collect(),
             sleepers: CachePadded::new(AtomicUsize::new(0)),
             next: AtomicUsize::new(0),
+            assume_no_membarrier,
         }
     }
 
@@ -112,30 +142,46 @@ impl Sleep {
         // fence, which puts the Acquire loads of the wake conditions after the
         // announcements above (the formal half of the Dekker pattern).
         count_fence(Side::Idle);
-        let fenced = heavy_fence();
-        let mut slept = false;
-        match verdict() {
-            Verdict::Work => {}
-            Verdict::Nap => {
-                slept = true;
-                // Acquire: pairs with the waker's CAS.
-                if slot.state.load(Ordering::Acquire) == SLEEPING {
-                    thread::park_timeout(NAP);
-                }
-            }
-            Verdict::Sleep => {
-                slept = true;
-                // A waker that flips the slot to AWAKE unparks us; `park` may also return
-                // spuriously, so look at the slot (and the verdict) again each time.
-                // Acquire: pairs with the waker's CAS.
-                while slot.state.load(Ordering::Acquire) == SLEEPING && verdict() == Verdict::Sleep
-                {
-                    if fenced {
-                        thread::park();
-                    } else {
-                        // No asymmetric fence on this system: a push may have missed us.
-                        thread::park_timeout(UNFENCED_NAP);
+        let fenced = heavy_fence() && !self.assume_no_membarrier;
+        let first = verdict();
+        let slept = first != Verdict::Work;
+        if slept {
+            // A nap ends at its deadline, a sleep when woken; both end early when the verdict
+            // finds work, and a sleep also when it finds a request to follow up (a nap).
+            let deadline = match first {
+                Verdict::Nap(nap) => Some(Instant::now() + nap),
+                _ => None,
+            };
+            let mut unfenced_naps = 0;
+            // A waker that flips the slot to AWAKE unparks us; `park` may also return
+            // spuriously, so look at the slot (and the verdict) again each time.
+            // Acquire: pairs with the waker's CAS.
+            while slot.state.load(Ordering::Acquire) == SLEEPING {
+                let left = match deadline {
+                    Some(t) => match t.checked_duration_since(Instant::now()) {
+                        Some(left) if !left.is_zero() => Some(left),
+                        _ => break,
+                    },
+                    None => None,
+                };
+                if fenced || unfenced_naps == UNFENCED_NAPS {
+                    match left {
+                        Some(left) => thread::park_timeout(left),
+                        None => thread::park(),
                     }
+                } else {
+                    // No asymmetric fence on this system: a push that raced with our
+                    // announcement may have missed us; look again in a moment, when its
+                    // store is visible (the module doc).
+                    unfenced_naps += 1;
+                    thread::park_timeout(left.map_or(UNFENCED_NAP, |l| l.min(UNFENCED_NAP)));
+                    // Our own full barrier before the next look, as before the first.
+                    std::sync::atomic::fence(Ordering::SeqCst);
+                }
+                match verdict() {
+                    Verdict::Sleep => {}
+                    Verdict::Nap(_) if deadline.is_some() => {}
+                    _ => break,
                 }
             }
         }

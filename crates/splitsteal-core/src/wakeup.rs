@@ -31,9 +31,10 @@
 //! Either way one side sees the other. This is the asymmetric Dekker idiom of userspace RCU
 //! and of `membarrier(2)`'s own documentation.
 //!
-//! Where `membarrier` is unavailable (kernels before 4.14, or a seccomp filter), sleepers
-//! fall back to timed naps ([`heavy_fence`] returns `false`), so a missed want costs at most
-//! one nap (1 ms), never a lost wake-up.
+//! Where `membarrier` is unavailable (kernels before 4.14, or a seccomp filter), the push
+//! side is unchanged and sleepers make up for it ([`heavy_fence`] returns `false`): their
+//! first few looks are timed naps of 1 ms, then they park untimed; `crate::sleep` argues why
+//! no wake-up is lost and why an idle pool then costs nothing.
 //!
 //! Under loom both fences are modelled as `SeqCst` fences (the effect `membarrier` gives
 //! the light side), and `loom_push_never_misses_a_sleeper` checks the pattern with the

@@ -25,8 +25,9 @@
 use std::cell::Cell;
 use std::ptr;
 use std::sync::atomic::{compiler_fence, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::deque::{Exposure, SignalExposer, Steal};
 use crate::hybrid;
@@ -36,7 +37,7 @@ use crate::local::LocalDeque;
 use crate::mailbox::WorkerRange;
 use crate::plan::Asking;
 use crate::registry::{Registry, Terminated, WorkerInfo};
-use crate::sleep::Verdict;
+use crate::sleep::{Verdict, NAP};
 use crate::stats::{count_rmw, Side};
 use crate::stats::{Counter, Stats};
 use crate::wakeup::{light_fence, Wanted};
@@ -106,6 +107,10 @@ impl Drop for RoleGuard {
 /// operations it calls. The caller checked that the thread has no worker yet.
 pub(crate) fn start_borrowed(registry: Arc<Registry>, deque: LocalDeque) {
     debug_assert!(WorkerThread::current().is_null() && BORROWED.with(Cell::get).is_null());
+    if let Some(signo) = registry.config.plan.signal() {
+        // The other workers signal this thread too (through its gate).
+        crate::exposure::unblock(signo);
+    }
     let worker = Box::into_raw(Box::new(WorkerThread::new(registry, 0, deque, true)));
     // Registers the destructor that ends the role at thread exit.
     ROLE.with(|_| ());
@@ -412,8 +417,10 @@ impl WorkerThread {
                 // One exposed task at a time: while it waits for its thief, later pushes do
                 // not keep draining the private part.
                 if d.public_len() == 0 {
-                    let exposed = d.expose(self.asking.exposure());
+                    let info = self.info(self.index);
+                    let exposed = d.expose(self.answer_exposure(info));
                     self.counters.exposures.add(exposed as u64);
+                    self.answered_with(info, exposed);
                 }
             }
         }
@@ -517,18 +524,15 @@ impl WorkerThread {
     pub(crate) fn on_exposure_signal(&self) {
         if let Some(exposer) = self.exposer {
             let info = self.info(self.index);
-            // Relaxed: set before the signal was sent (the kernel's delivery orders it).
-            let how = if info.urgent.load(Ordering::Relaxed) {
-                Exposure::One
-            } else {
-                self.asking.exposure()
-            };
+            let how = self.answer_exposure(info);
             // SAFETY: we are on the owner's thread (the handler interrupted it) and the deque
             // lives as long as `self`.
             let exposed = unsafe { exposer.expose(how) };
             self.counters.handler_exposures.add(exposed as u64);
-            // Relaxed: read only by the next handler on this thread.
-            info.urgent.store(false, Ordering::Relaxed);
+            self.answered_with(info, exposed);
+            // Relaxed: a hint for the thieves' overdue check; a stale count only makes one
+            // of them wait longer before its next look.
+            info.rearms.store(0, Ordering::Relaxed);
             // Release: a thief that sees the answer (false) also sees the exposure (or, if we
             // interrupted the owner's own `expose`, sees it a few instructions later, when
             // that call serves our deferred request and counts it under `exposures`).
@@ -567,7 +571,7 @@ impl WorkerThread {
         match info.steal() {
             Steal::Success(job) => Some(self.stole(job)),
             Steal::PrivateWork => {
-                self.notify(info, false);
+                self.notify(info);
                 self.await_exposure(info)
             }
             Steal::Empty | Steal::Abort => None,
@@ -580,7 +584,7 @@ impl WorkerThread {
     /// time slice and lets the exposed task be reclaimed by its owner. Looking costs no
     /// fence while the public part is empty. An answer that left nothing to take (another
     /// thief took it, or `lcws-cons` kept its last task) is followed by a new request,
-    /// an urgent one under `lcws-cons`.
+    /// which under `lcws-cons` gets the last task.
     fn await_exposure(&self, info: &WorkerInfo) -> Option<JobRef> {
         const CHECKS: u32 = 64;
         const SPINS_PER_CHECK: u32 = 32;
@@ -594,7 +598,7 @@ impl WorkerThread {
                 // Still private: ask again once the last request was answered.
                 Steal::PrivateWork => {
                     if self.answered(info) {
-                        self.notify(info, true);
+                        self.notify(info);
                     }
                 }
                 // A lost race leaves more to take.
@@ -622,27 +626,99 @@ impl WorkerThread {
         }
     }
 
-    /// Asks the worker of `info`, which has private work only, to expose some; `again`
-    /// marks a request after an answer that exposed nothing we could take.
-    fn notify(&self, info: &WorkerInfo, again: bool) {
-        if let Asking::Signal { signal, .. } = self.thief_asking {
-            // Relaxed: a duplicate filter; a stale `false` costs one extra signal.
-            if info.signalled.load(Ordering::Relaxed) {
-                return;
-            }
-            if again && self.asking.exposure() == Exposure::Conservative {
-                // Relaxed: ordered before the signal by its delivery.
-                info.urgent.store(true, Ordering::Relaxed);
-            }
-            // Relaxed: as above.
-            info.signalled.store(true, Ordering::Relaxed);
-            self.counters.signals.bump();
-            // Not to ourselves (the victim is another worker); a borrowed victim's thread
-            // is reached through its gate.
-            info.send_signal(signal);
-        } else if !info.wanted.has(Wanted::POLL_REQUEST) {
+    /// Asks the worker of `info`, which has private work only, to expose some: a signal,
+    /// unless one is on its way (then only an overdue one is followed up), or a poll
+    /// request.
+    fn notify(&self, info: &WorkerInfo) {
+        let Asking::Signal { signal, .. } = self.thief_asking else {
+            self.post_poll_request(info);
+            return;
+        };
+        // Relaxed: a duplicate filter; a stale `false` costs one extra signal.
+        if info.signalled.load(Ordering::Relaxed) {
+            self.follow_up(info, signal);
+            return;
+        }
+        // Relaxed (both): a stale `false` costs one extra signal, a stale time one early
+        // or late follow-up.
+        info.signalled.store(true, Ordering::Relaxed);
+        info.signal_sent_at.store(clock_ns(), Ordering::Relaxed);
+        self.send_signal(info, signal);
+    }
+
+    /// Sends `signal` to `info`'s worker. A send that fails (`EAGAIN`: the real-time signal
+    /// queue is full) is handled as a signal that never arrives: a poll request now, and the
+    /// overdue follow-up later (`signalled` stays set, so thieves do not retry at once).
+    fn send_signal(&self, info: &WorkerInfo, signal: libc::c_int) {
+        self.counters.signals.bump();
+        // Not to ourselves (the victim is another worker); a borrowed victim's thread is
+        // reached through its gate.
+        if !info.send_signal(signal) {
+            self.post_poll_request(info);
+        }
+    }
+
+    /// A signal to `info`'s worker is on its way. If it is overdue (see `crate::exposure`,
+    /// "When a signal is not answered"), one thief posts a poll request for this attempt
+    /// and re-arms: it sends a new signal, unless a foreign handler owns the number.
+    #[cold]
+    #[inline(never)]
+    fn follow_up(&self, info: &WorkerInfo, signal: libc::c_int) {
+        let now = clock_ns();
+        // Relaxed: a timestamp; the CAS below elects one thief per overdue look.
+        let sent_at = info.signal_sent_at.load(Ordering::Relaxed);
+        if now.saturating_sub(sent_at) < overdue_after(info) {
+            return;
+        }
+        // Relaxed: elects the thief that follows up; nothing is published through it.
+        if info
+            .signal_sent_at
+            .compare_exchange(sent_at, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+        {
+            return;
+        }
+        // Relaxed: a hint (see `overdue_after`).
+        info.rearms.fetch_add(1, Ordering::Relaxed);
+        self.post_poll_request(info);
+        if crate::exposure::handler_is_ours(signal) {
+            self.send_signal(info, signal);
+        } else {
+            // Their handler would get ours: none is sent until it is gone (checked at each
+            // overdue look); the victims answer poll requests at their pushes meanwhile.
+            self.registry.report_foreign_handler(signal);
+        }
+    }
+
+    /// Posts a poll request on `info`'s worker (answered at its next push, under every
+    /// policy, and under `lcws-poll` at its next pop), unless one is posted.
+    fn post_poll_request(&self, info: &WorkerInfo) {
+        if !info.wanted.has(Wanted::POLL_REQUEST) {
             count_rmw(Side::Thief);
             info.wanted.post(Wanted::POLL_REQUEST);
+        }
+    }
+
+    /// How much this worker's answer to a request exposes: its policy's rule, except that
+    /// under `lcws-cons` a request that follows an answer that kept the last private task
+    /// gets it, however late either comes (the promise: a repeated request gets the last
+    /// task). Called on the owner's thread (its handler, its answers at pushes).
+    #[inline]
+    fn answer_exposure(&self, info: &WorkerInfo) -> Exposure {
+        match self.asking.exposure() {
+            // Relaxed: written only on this thread (a handler that interrupts the owner's
+            // answer between this load and `answered_with` costs one more round at most).
+            Exposure::Conservative if info.kept_last.load(Ordering::Relaxed) => Exposure::One,
+            how => how,
+        }
+    }
+
+    /// Records an answer that exposed `exposed` tasks (see `answer_exposure`).
+    #[inline]
+    fn answered_with(&self, info: &WorkerInfo, exposed: usize) {
+        if self.asking.exposure() == Exposure::Conservative {
+            // Relaxed: as in `answer_exposure`.
+            info.kept_last.store(exposed == 0, Ordering::Relaxed);
         }
     }
 
@@ -665,7 +741,7 @@ impl WorkerThread {
         if registry.has_injected() || !me.mailbox.is_empty() || !me.broadcasts.is_empty() {
             return Verdict::Work;
         }
-        let mut unanswered = false;
+        let mut nap: Option<Duration> = None;
         for (i, info) in registry.workers.iter().enumerate() {
             if i == self.index {
                 continue;
@@ -678,12 +754,20 @@ impl WorkerThread {
             }
             if let Asking::Signal { .. } = self.thief_asking {
                 // A signal is answered at once by a running victim: ask (again) unless one
-                // is on its way, and then only nap, so a descheduled victim can run.
+                // is on its way, and then only nap, so a descheduled victim can run; a
+                // signal already followed up (the victim blocks it, or lost it) is looked
+                // at again when it is next overdue, and an overdue one now.
                 // Relaxed: a hint; the nap is bounded.
                 if !info.signalled.load(Ordering::Relaxed) {
                     return Verdict::Work;
                 }
-                unanswered = true;
+                let this = match overdue_in(info) {
+                    None => return Verdict::Work,
+                    // Relaxed: a hint.
+                    Some(left) if info.rearms.load(Ordering::Relaxed) > 0 => left,
+                    Some(left) => left.min(NAP),
+                };
+                nap = Some(nap.map_or(this, |n| n.min(this)));
             } else if !info.wanted.is_set() {
                 // Private work nobody asked for yet: go and ask.
                 return Verdict::Work;
@@ -691,10 +775,9 @@ impl WorkerThread {
             // `lcws-poll` with a request posted: the victim answers at its next push or
             // pop, and wakes us (our standing request is in its `Wanted`).
         }
-        if unanswered {
-            Verdict::Nap
-        } else {
-            Verdict::Sleep
+        match nap {
+            Some(d) => Verdict::Nap(d),
+            None => Verdict::Sleep,
         }
     }
 
@@ -815,6 +898,38 @@ impl WorkerThread {
     }
 }
 
+/// How long a thief waits for the answer to an exposure signal before it follows it up
+/// (see `crate::exposure`, "When a signal is not answered"): far longer than a delivery to
+/// a running thread (microseconds), about a few time slices of a busy CPU.
+pub(crate) const OVERDUE: Duration = Duration::from_millis(20);
+/// The wait doubles at each follow-up that found the signal still unanswered, at most this
+/// many times (about 20 s).
+const MAX_DOUBLINGS: u32 = 10;
+
+/// Nanoseconds since the first call (monotonic): when exposure signals were sent.
+fn clock_ns() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    // Wraps after 584 years.
+    epoch.elapsed().as_nanos() as u64
+}
+
+/// How long after its sending the signal pending on `info`'s worker is overdue.
+fn overdue_after(info: &WorkerInfo) -> u64 {
+    // Relaxed: a hint; a stale count makes one look early or late.
+    let doublings = info.rearms.load(Ordering::Relaxed).min(MAX_DOUBLINGS);
+    (OVERDUE.as_nanos() as u64) << doublings
+}
+
+/// How long until the signal pending on `info`'s worker is overdue; `None` if it is.
+fn overdue_in(info: &WorkerInfo) -> Option<Duration> {
+    // Relaxed: a hint (the caller only naps for the time returned).
+    let sent_at = info.signal_sent_at.load(Ordering::Relaxed);
+    let age = clock_ns().saturating_sub(sent_at);
+    let after = overdue_after(info);
+    (age < after).then(|| Duration::from_nanos(after - age))
+}
+
 /// Pins the calling thread to the `index`-th CPU (round-robin) of the set it may run on.
 /// Best effort: a failure leaves the thread unpinned.
 fn pin_to_allowed_cpu(index: usize) {
@@ -861,6 +976,11 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         CURRENT.with(Cell::get).is_null() && BORROWED.with(Cell::get).is_null(),
         "splitsteal: a worker loop started on a thread that is already a worker"
     );
+    if let Some(signo) = registry.config.plan.signal() {
+        // Before the pool can signal us: a mask inherited from the building thread (or set
+        // by a spawn handler) may block it.
+        crate::exposure::unblock(signo);
+    }
     let worker = WorkerThread::new(registry, index, deque, false);
     CURRENT.with(|c| c.set(&worker));
     worker.registry.worker_started(&worker);

@@ -1,9 +1,12 @@
 //! Signal-based LCWS: tasks blocked in system calls while exposure signals fly see no
 //! spurious error where `SA_RESTART` restarts the call (`read`, and `thread::sleep`, which
 //! retries by itself), and do see `EINTR` where the kernel never restarts it (`poll` with a
-//! timeout), as the signal policies' documentation says.
+//! timeout), as the signal policies' documentation says. And exposure keeps working when a
+//! signal cannot be delivered: signals blocked in the thread that builds the pool or in a
+//! task, a foreign handler installed for our signal, and `lcws-cons` on a shared CPU.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use splitsteal_core::{Policy, ThreadPoolBuilder};
@@ -152,4 +155,273 @@ fn poll_with_a_timeout_sees_eintr_under_signal_policies() {
         });
         assert!(interrupted > 0, "{policy}: poll was never interrupted");
     }
+}
+
+/// Runs `f` on a thread of its own and waits at most `limit` for its result, so that a
+/// regression fails the test instead of hanging it (a stuck thread is left behind).
+fn bounded<R: Send + 'static>(
+    what: &str,
+    limit: Duration,
+    f: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(r) => r,
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: no result within {limit:?}"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: the test thread panicked"),
+    }
+}
+
+/// How long a join's `a` waits for its `b` to start elsewhere before giving up (a failure:
+/// a working pool starts `b` within milliseconds).
+const B_STARTS_WITHIN: Duration = Duration::from_secs(5);
+
+/// `join(a, b)` where `a` waits for `b` to start on another worker, at most `limit`;
+/// returns whether it did. With `pushing`, `a` makes trivial joins while it waits (a victim
+/// whose signal cannot be delivered answers at its pushes); without, it only spins, so only
+/// a delivered exposure signal can get `b` out of the private part.
+fn a_waits_for_b(limit: Duration, pushing: bool) -> bool {
+    let started = AtomicBool::new(false);
+    let (started_elsewhere, ()) = splitsteal_core::join(
+        || {
+            let t = Instant::now();
+            // Acquire: pairs with `b`'s store (nothing else to see; a plain flag).
+            while !started.load(Ordering::Acquire) {
+                if t.elapsed() > limit {
+                    return false;
+                }
+                if pushing {
+                    splitsteal_core::join(|| (), || ());
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+            true
+        },
+        // Release: see above.
+        || started.store(true, Ordering::Release),
+    );
+    started_elsewhere
+}
+
+/// Changes the calling thread's signal mask (`how`: `SIG_BLOCK`, `SIG_SETMASK`) by `set`;
+/// returns the old mask.
+fn set_mask(how: libc::c_int, set: &libc::sigset_t) -> libc::sigset_t {
+    // SAFETY: `pthread_sigmask` reads `set` and writes the old mask into our zeroed struct.
+    unsafe {
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        assert_eq!(libc::pthread_sigmask(how, set, &mut old), 0);
+        old
+    }
+}
+
+/// The set of every signal, or of `signo` alone.
+fn sigset(signo: Option<libc::c_int>) -> libc::sigset_t {
+    // SAFETY: the calls initialize and fill the zeroed set we own.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        match signo {
+            None => libc::sigfillset(&mut set),
+            Some(s) => {
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, s)
+            }
+        };
+        set
+    }
+}
+
+fn signal_policies() -> impl Iterator<Item = Policy> {
+    Policy::ALL.iter().copied().filter(|p| p.uses_signals())
+}
+
+/// Issue 33, 2: the block-then-`sigwait` pattern (every signal blocked before the pool is
+/// built, so its workers inherit the mask). The workers unblock their exposure signal, so
+/// a join whose `a` waits for `b` completes, with spawned workers and with the building
+/// thread as worker 0 (`use_current_thread`).
+#[test]
+fn a_pool_built_with_every_signal_blocked_still_exposes_by_signal() {
+    for policy in signal_policies() {
+        for use_current_thread in [false, true] {
+            let what = format!("{policy} (use_current_thread: {use_current_thread})");
+            let ok = bounded(&what, 4 * B_STARTS_WITHIN, move || {
+                set_mask(libc::SIG_BLOCK, &sigset(None));
+                let builder = ThreadPoolBuilder::new().num_threads(2).policy(policy);
+                let builder = if use_current_thread {
+                    builder.use_current_thread()
+                } else {
+                    builder
+                };
+                let pool = builder.build().unwrap();
+                (0..3).all(|_| pool.install(|| a_waits_for_b(B_STARTS_WITHIN, false)))
+            });
+            assert!(ok, "{what}: b never started on the other worker");
+        }
+    }
+}
+
+/// Whether `signo` is pending for the calling thread.
+fn pending(signo: libc::c_int) -> bool {
+    // SAFETY: `sigpending` writes the pending set into our zeroed set.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        assert_eq!(libc::sigpending(&mut set), 0);
+        libc::sigismember(&set, signo) == 1
+    }
+}
+
+/// Makes private work (joins whose `a` spins briefly) until `until` holds, at most `limit`.
+fn joins_until(limit: Duration, until: impl Fn() -> bool) -> bool {
+    let t = Instant::now();
+    while !until() {
+        if t.elapsed() > limit {
+            return false;
+        }
+        splitsteal_core::join(|| spin_for(Duration::from_micros(100)), || ());
+    }
+    true
+}
+
+/// Issue 33, 2: a task blocks the exposure signal and joins: its worker is served at its
+/// pushes (the thieves' signal stays pending; they follow it up with a poll request). Then
+/// it consumes the pending signal, as a task that waits for its own signals with `sigwait`
+/// would, and restores its mask: the signal the thieves wait for will never come, and they
+/// must re-arm (a join that only spins, which only a signal can serve, completes).
+#[test]
+fn a_task_that_blocks_and_consumes_the_exposure_signal_does_not_stop_exposure() {
+    let signo = splitsteal_core::default_signal();
+    for policy in signal_policies() {
+        let ok = bounded(&policy.to_string(), 4 * B_STARTS_WITHIN, move || {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .build()
+                .unwrap();
+            let (served, consumed) = pool.install(|| {
+                let old = set_mask(libc::SIG_BLOCK, &sigset(Some(signo)));
+                let served = a_waits_for_b(B_STARTS_WITHIN, true);
+                let consumed = joins_until(B_STARTS_WITHIN, || pending(signo)) && {
+                    let zero = libc::timespec {
+                        tv_sec: 0,
+                        tv_nsec: 0,
+                    };
+                    // SAFETY: a valid set, no info wanted, a zero timeout.
+                    let got = unsafe {
+                        libc::sigtimedwait(&sigset(Some(signo)), std::ptr::null_mut(), &zero)
+                    };
+                    got == signo
+                };
+                set_mask(libc::SIG_SETMASK, &old);
+                (served, consumed)
+            });
+            let after = (0..3).all(|_| pool.install(|| a_waits_for_b(B_STARTS_WITHIN, false)));
+            (served, consumed, after)
+        });
+        assert_eq!(
+            ok,
+            (true, true, true),
+            "{policy}: (served while blocked, a signal consumed, served by signal after)"
+        );
+    }
+}
+
+/// Receptions of the exposure signal by the user's own handler.
+static FOREIGN_RECEPTIONS: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn foreign_handler(_signo: libc::c_int) {
+    FOREIGN_RECEPTIONS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Issue 33, 2: the user installs their own handler for the pool's signal after the build
+/// (their handler then receives the pool's signals). Joins are served at their pushes
+/// meanwhile; once the pool's handler is back, a join that only a signal can serve
+/// completes (the thieves noticed the foreign handler when an answer was overdue, and
+/// re-arm once it is gone). The pool uses its own signal number
+/// (`ThreadPoolBuilder::signal`), so the other tests of this binary are not disturbed.
+#[test]
+fn a_foreign_handler_for_the_exposure_signal_does_not_stop_exposure() {
+    let signo = libc::SIGRTMIN() + 9;
+    for policy in signal_policies() {
+        let ok = bounded(&policy.to_string(), 4 * B_STARTS_WITHIN, move || {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .signal(signo)
+                .build()
+                .unwrap();
+            let before = FOREIGN_RECEPTIONS.load(Ordering::Relaxed);
+            // SAFETY: a zeroed `sigaction` with a plain `extern "C" fn(c_int)` handler (no
+            // `SA_SIGINFO`); the old action is read into our zeroed struct.
+            let old = unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction =
+                    foreign_handler as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                let mut old: libc::sigaction = std::mem::zeroed();
+                assert_eq!(libc::sigaction(signo, &action, &mut old), 0);
+                old
+            };
+            let served = pool.install(|| {
+                a_waits_for_b(B_STARTS_WITHIN, true)
+                    && joins_until(B_STARTS_WITHIN, || {
+                        FOREIGN_RECEPTIONS.load(Ordering::Relaxed) > before
+                    })
+            });
+            // SAFETY: puts back the pool's action, read above.
+            unsafe { assert_eq!(libc::sigaction(signo, &old, std::ptr::null_mut()), 0) };
+            let after = (0..3).all(|_| pool.install(|| a_waits_for_b(B_STARTS_WITHIN, false)));
+            (served, after)
+        });
+        assert_eq!(
+            ok,
+            (true, true),
+            "{policy}: (served while foreign and the foreign handler got a signal, \
+             served by signal after)"
+        );
+    }
+}
+
+/// The first CPU the calling thread may run on.
+fn first_allowed_cpu() -> usize {
+    // SAFETY: `cpu_set_t` is plain data; the call writes into the set we pass.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        assert_eq!(libc::sched_getaffinity(0, size, &mut set), 0);
+        (0..libc::CPU_SETSIZE as usize)
+            .find(|&c| libc::CPU_ISSET(c, &set))
+            .expect("no allowed CPU")
+    }
+}
+
+/// Issue 33, 5: `lcws-cons` keeps a join's last private task at the first request, and
+/// must give it at the next, whatever the timing. With both workers on one CPU the
+/// victim's handler runs a time slice after the thief asked; `b` must still start on the
+/// thief within 2 s (it did in 2.6 to 17.7 s when only a request made within the thief's
+/// short watch window counted as a repeat).
+#[test]
+fn lcws_cons_gives_the_last_task_to_a_repeated_request_on_a_shared_cpu() {
+    let ok = bounded("lcws-cons on one CPU", Duration::from_secs(30), || {
+        let cpu = first_allowed_cpu();
+        // SAFETY: as in `first_allowed_cpu`; this thread only (its children inherit it).
+        unsafe {
+            let mut one: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut one);
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            assert_eq!(libc::sched_setaffinity(0, size, &one), 0);
+        }
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(Policy::LcwsCons)
+            .build()
+            .unwrap();
+        (0..5)
+            .map(|_| pool.install(|| a_waits_for_b(Duration::from_secs(2), false)))
+            .filter(|&ok| !ok)
+            .count()
+    });
+    assert_eq!(ok, 0, "joins whose b did not start within 2 s (of 5)");
 }
