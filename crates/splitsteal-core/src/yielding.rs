@@ -91,3 +91,48 @@ fn outcome(ran: bool) -> Yield {
         Yield::Idle
     }
 }
+
+/// Answers the thieves waiting on the calling worker, if any: exposes one of its pending
+/// tasks to a thief that asked, and wakes a sleeper that wants work. A load and a branch
+/// when nobody asked; a no-op on a thread that is not a worker.
+///
+/// Only `lcws-poll` needs it: its workers answer thieves when they push or pop, so a task
+/// that runs a long loop without a join, spawn or scope keeps its pending tasks from every
+/// thief meanwhile. Calling this every few thousand iterations of such a loop lets them be
+/// stolen. (The parallel iterators' searches do it between chunks of their pieces.) Under
+/// the other policies thieves are served anyway; the call costs the same load.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new()
+///     .num_threads(2)
+///     .policy(splitsteal::Policy::LcwsPoll)
+///     .build()
+///     .unwrap();
+/// let total: u64 = pool.install(|| {
+///     let (a, b) = splitsteal::join(
+///         || {
+///             let mut sum = 0u64;
+///             for i in 0..1_000_000u64 {
+///                 sum = sum.wrapping_add(i * i);
+///                 if i % 4096 == 0 {
+///                     splitsteal::serve_thieves(); // `b` can be stolen meanwhile
+///                 }
+///             }
+///             sum
+///         },
+///         || 1,
+///     );
+///     a.wrapping_add(b)
+/// });
+/// assert!(total > 0);
+/// splitsteal::serve_thieves(); // not on a worker: nothing to do
+/// ```
+#[inline]
+pub fn serve_thieves() {
+    if let Some(worker) = WorkerThread::current_ref() {
+        if worker.is_wanted() {
+            worker.answer_wants();
+        }
+    }
+}

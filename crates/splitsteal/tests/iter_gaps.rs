@@ -694,6 +694,40 @@ fn a_filtered_search_on_a_huge_range_stops_once_found() {
 }
 
 #[test]
+fn searches_on_ranges_too_long_to_walk_finish_under_every_policy() {
+    // They finish only because the other worker keeps stealing and splitting the pieces
+    // after the searching one: under `lcws-poll` the searching worker must serve thieves
+    // from inside its piece (rayon's tests/octillion.rs shapes, at two threads).
+    const OCTILLION: u128 = 1_000_000_000_000_000_000_000_000_000;
+    for &policy in splitsteal::Policy::ALL {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = splitsteal::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .policy(policy)
+                .build()
+                .unwrap();
+            let r = pool.install(|| {
+                (
+                    (0..OCTILLION).into_par_iter().find_last(|_| true),
+                    (0..=u64::MAX).into_par_iter().find_last(|_| true),
+                    (0..OCTILLION)
+                        .into_par_iter()
+                        .filter(|x| *x > OCTILLION / 2)
+                        .find_any(|_| true)
+                        .is_some(),
+                )
+            });
+            let _ = tx.send(r);
+        });
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{policy}: a search did not finish in 60 s"));
+        assert_eq!(r, (Some(OCTILLION - 1), Some(u64::MAX), true), "{policy}");
+    }
+}
+
+#[test]
 #[should_panic(expected = "unindexed parallel iterator")]
 fn indexed_methods_on_a_range_longer_than_usize_panic_with_a_message() {
     let _ = (0..=u64::MAX).into_par_iter().rev().count();

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::plumbing::{Consumer, Folder, UnindexedConsumer};
+use super::plumbing::{Chunk, Consumer, Folder, UnindexedConsumer};
 use super::ParallelIterator;
 
 /// The iterator of [`ParallelIterator::filter`].
@@ -102,10 +102,6 @@ where
     }
 }
 
-/// How many items [`FilterFolder::consume_iter`] hands the base folder at a time: a
-/// look at `full()` per chunk costs nothing next to the chunk.
-pub(super) const CHUNK: usize = 1024;
-
 struct FilterFolder<'p, F, P> {
     base: F,
     filter_op: &'p P,
@@ -129,11 +125,12 @@ where
         }
     }
 
-    /// The piece in chunks of [`CHUNK`] items, each handed to the base folder as one
+    /// The piece in [`Chunk`]s, each handed to the base folder as one
     /// `Iterator::filter`, so that the base folds them in its own loop (a `count` or a
     /// `sum` then stays in registers). Between chunks `full()` is looked at even when
     /// every item was rejected: a search on a huge range (rayon's `filter(..).find_any(..)`
-    /// on `0..10^27u128`) still sees another piece's match.
+    /// on `0..10^27u128`) still sees another piece's match, and thieves are served
+    /// ([`serve_thieves`](crate::serve_thieves)).
     fn consume_iter<I>(mut self, iter: I) -> Self
     where
         I: IntoIterator<Item = T>,
@@ -141,12 +138,14 @@ where
         let filter_op = self.filter_op;
         let mut iter = iter.into_iter();
         loop {
-            let mut taken = 0usize;
-            let chunk = iter.by_ref().take(CHUNK).inspect(|_| taken += 1);
-            self.base = self.base.consume_iter(chunk.filter(|item| filter_op(item)));
-            if taken < CHUNK || self.base.full() {
+            let mut chunk = Chunk::of(&mut iter);
+            self.base = self
+                .base
+                .consume_iter((&mut chunk).filter(|item| filter_op(item)));
+            if chunk.ran_out() || self.base.full() {
                 return self;
             }
+            crate::serve_thieves();
         }
     }
 

@@ -3,9 +3,8 @@
 
 use std::fmt;
 
-use super::plumbing::{Consumer, Folder, UnindexedConsumer};
+use super::plumbing::{Chunk, Consumer, Folder, UnindexedConsumer};
 use super::ParallelIterator;
-use super::filter::CHUNK;
 
 /// The iterator of [`ParallelIterator::filter_map`].
 ///
@@ -128,11 +127,12 @@ where
         }
     }
 
-    /// The piece in chunks of [`CHUNK`] items, each handed to the base folder as one
+    /// The piece in [`Chunk`]s, each handed to the base folder as one
     /// `Iterator::filter_map`, so that the base folds them in its own loop (a `count` or a
     /// `sum` then stays in registers). Between chunks `full()` is looked at even when
     /// every item was rejected: a search on a huge range (rayon's `filter(..).find_any(..)`
-    /// on `0..10^27u128`) still sees another piece's match.
+    /// on `0..10^27u128`) still sees another piece's match, and thieves are served
+    /// ([`serve_thieves`](crate::serve_thieves)).
     fn consume_iter<I>(mut self, iter: I) -> Self
     where
         I: IntoIterator<Item = T>,
@@ -140,12 +140,12 @@ where
         let filter_op = self.filter_op;
         let mut iter = iter.into_iter();
         loop {
-            let mut taken = 0usize;
-            let chunk = iter.by_ref().take(CHUNK).inspect(|_| taken += 1);
-            self.base = self.base.consume_iter(chunk.filter_map(filter_op));
-            if taken < CHUNK || self.base.full() {
+            let mut chunk = Chunk::of(&mut iter);
+            self.base = self.base.consume_iter((&mut chunk).filter_map(filter_op));
+            if chunk.ran_out() || self.base.full() {
                 return self;
             }
+            crate::serve_thieves();
         }
     }
 

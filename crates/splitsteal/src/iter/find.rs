@@ -18,7 +18,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+use super::plumbing::{Chunk, Consumer, Folder, Reducer, UnindexedConsumer};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 pub(super) fn find_any<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
@@ -180,10 +180,12 @@ where
         self
     }
 
-    /// The piece as one `Iterator::find`, stopping when another piece has found a match:
-    /// the folder's state stays in registers (the default loop moves `self` through
-    /// `consume` and `full` per item, which left `any`/`all` on a slice about 3x slower
-    /// than rayon at one thread).
+    /// The piece as `Iterator::find` over [`Chunk`]s, stopping when another piece has
+    /// found a match: the folder's state stays in registers (the default loop moves
+    /// `self` through `consume` and `full` per item, which left `any`/`all` on a slice
+    /// about 30x slower than rayon at one thread). Thieves are served between chunks
+    /// ([`serve_thieves`](crate::serve_thieves)), so that under `lcws-poll` the pieces
+    /// that would find a match can be stolen while this one searches.
     fn consume_iter<I>(mut self, iter: I) -> Self
     where
         I: IntoIterator<Item = T>,
@@ -192,15 +194,22 @@ where
             return self;
         }
         let (predicate, found) = (self.predicate, self.found);
-        // Relaxed: as in `full`.
-        self.item = iter
-            .into_iter()
-            .take_while(|_| !found.load(Ordering::Relaxed))
-            .find(|item| predicate(item));
-        if self.item.is_some() {
-            found.store(true, Ordering::Relaxed);
+        let mut iter = iter.into_iter();
+        loop {
+            let mut chunk = Chunk::of(&mut iter);
+            // Relaxed: as in `full`.
+            self.item = (&mut chunk)
+                .take_while(|_| !found.load(Ordering::Relaxed))
+                .find(|item| predicate(item));
+            if self.item.is_some() {
+                found.store(true, Ordering::Relaxed);
+                return self;
+            }
+            if chunk.ran_out() || found.load(Ordering::Relaxed) {
+                return self;
+            }
+            crate::serve_thieves();
         }
-        self
     }
 
     fn complete(self) -> Option<T> {
@@ -364,6 +373,30 @@ where
             }
         }
         self
+    }
+
+    /// The default loop (`consume`, then a look at `full()`, per item) over [`Chunk`]s,
+    /// serving thieves between them: under `lcws-poll` a `find_last` over a range too
+    /// long to walk finishes only because other workers keep stealing and splitting the
+    /// pieces after this one.
+    fn consume_iter<I>(mut self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = T>,
+    {
+        let mut iter = iter.into_iter();
+        loop {
+            let mut chunk = Chunk::of(&mut iter);
+            for item in &mut chunk {
+                self = self.consume(item);
+                if self.full() {
+                    return self;
+                }
+            }
+            if chunk.ran_out() {
+                return self;
+            }
+            crate::serve_thieves();
+        }
     }
 
     fn complete(self) -> Option<T> {
