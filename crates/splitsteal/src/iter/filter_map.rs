@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::plumbing::{Chunk, Consumer, Folder, UnindexedConsumer};
+use super::plumbing::{Consumer, Folder, UnindexedConsumer};
 use super::ParallelIterator;
 
 /// The iterator of [`ParallelIterator::filter_map`].
@@ -127,27 +127,10 @@ where
         }
     }
 
-    /// The piece in [`Chunk`]s, each handed to the base folder as one
-    /// `Iterator::filter_map`, so that the base folds them in its own loop (a `count` or a
-    /// `sum` then stays in registers). Between chunks `full()` is looked at even when
-    /// every item was rejected: a search on a huge range (rayon's `filter(..).find_any(..)`
-    /// on `0..10^27u128`) still sees another piece's match, and thieves are served
-    /// ([`serve_thieves`](crate::serve_thieves)).
-    fn consume_iter<I>(mut self, iter: I) -> Self
-    where
-        I: IntoIterator<Item = T>,
-    {
-        let filter_op = self.filter_op;
-        let mut iter = iter.into_iter();
-        loop {
-            let mut chunk = Chunk::of(&mut iter);
-            self.base = self.base.consume_iter((&mut chunk).filter_map(filter_op));
-            if chunk.ran_out() || self.base.full() {
-                return self;
-            }
-            crate::serve_thieves();
-        }
-    }
+    // No `consume_iter` over `iter.filter_map(..)`: that would let a long run of rejected items
+    // pass without a look at `full()`, so a search on a huge range (rayon's
+    // `filter(..).find_any(..)` on `0..10^27u128`) would never see another piece's match.
+    // The default `consume_iter` checks `full()` after every item, as rayon's does.
 
     fn complete(self) -> F::Result {
         self.base.complete()

@@ -18,7 +18,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::plumbing::{Chunk, Consumer, Folder, Reducer, UnindexedConsumer};
+use super::plumbing::{next_chunk, Consumer, Folder, Reducer, UnindexedConsumer, CHUNK};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 pub(super) fn find_any<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
@@ -130,6 +130,7 @@ where
             predicate: self.predicate,
             found: self.found,
             item: None,
+            polls: Poll::new(),
         }
     }
 
@@ -164,6 +165,33 @@ struct FindAnyFolder<'p, P, T> {
     predicate: &'p P,
     found: &'p AtomicBool,
     item: Option<T>,
+    polls: Poll,
+}
+
+/// A search's look at the world outside its piece, every [`CHUNK`] looks at `full()`:
+/// [`serve_thieves`](crate::serve_thieves). Under `lcws-poll` a search whose piece is too
+/// long to walk (rayon's octillion tests: `find_last` on `0..10^27u128`, a filter that
+/// rejects a whole half) ends only because other workers steal and split the pieces that
+/// hold the match, and its worker answers them only at pushes, pops and here. (A
+/// countdown in a `Cell`: `full` takes `&self`, and every loop over a piece, `filter`'s
+/// included, calls it per item.)
+struct Poll(Cell<usize>);
+
+impl Poll {
+    fn new() -> Poll {
+        Poll(Cell::new(CHUNK))
+    }
+
+    #[inline]
+    fn tick(&self) {
+        let left = self.0.get() - 1;
+        if left == 0 {
+            crate::serve_thieves();
+            self.0.set(CHUNK);
+        } else {
+            self.0.set(left);
+        }
+    }
 }
 
 impl<T, P> Folder<T> for FindAnyFolder<'_, P, T>
@@ -180,7 +208,7 @@ where
         self
     }
 
-    /// The piece as `Iterator::find` over [`Chunk`]s, stopping when another piece has
+    /// The piece as `Iterator::find` over chunks ([`next_chunk`]), stopping when another piece has
     /// found a match: the folder's state stays in registers (the default loop moves
     /// `self` through `consume` and `full` per item, which left `any`/`all` on a slice
     /// about 30x slower than rayon at one thread). Thieves are served between chunks
@@ -195,21 +223,21 @@ where
         }
         let (predicate, found) = (self.predicate, self.found);
         let mut iter = iter.into_iter();
-        loop {
-            let mut chunk = Chunk::of(&mut iter);
+        while let Some(chunk) = next_chunk(&mut iter) {
             // Relaxed: as in `full`.
-            self.item = (&mut chunk)
+            self.item = chunk
                 .take_while(|_| !found.load(Ordering::Relaxed))
                 .find(|item| predicate(item));
             if self.item.is_some() {
                 found.store(true, Ordering::Relaxed);
-                return self;
+                break;
             }
-            if chunk.ran_out() || found.load(Ordering::Relaxed) {
-                return self;
+            if found.load(Ordering::Relaxed) {
+                break;
             }
             crate::serve_thieves();
         }
+        self
     }
 
     fn complete(self) -> Option<T> {
@@ -217,6 +245,7 @@ where
     }
 
     fn full(&self) -> bool {
+        self.polls.tick();
         self.item.is_some() || self.found.load(Ordering::Relaxed)
     }
 }
@@ -295,6 +324,7 @@ where
             bound: self.bound(),
             best: self.best,
             item: None,
+            polls: Poll::new(),
         }
     }
 
@@ -344,6 +374,7 @@ struct FindInOrderFolder<'p, P, T> {
     bound: usize,
     best: &'p AtomicUsize,
     item: Option<T>,
+    polls: Poll,
 }
 
 impl<T, P> Folder<T> for FindInOrderFolder<'_, P, T>
@@ -375,35 +406,12 @@ where
         self
     }
 
-    /// The default loop (`consume`, then a look at `full()`, per item) over [`Chunk`]s,
-    /// serving thieves between them: under `lcws-poll` a `find_last` over a range too
-    /// long to walk finishes only because other workers keep stealing and splitting the
-    /// pieces after this one.
-    fn consume_iter<I>(mut self, iter: I) -> Self
-    where
-        I: IntoIterator<Item = T>,
-    {
-        let mut iter = iter.into_iter();
-        loop {
-            let mut chunk = Chunk::of(&mut iter);
-            for item in &mut chunk {
-                self = self.consume(item);
-                if self.full() {
-                    return self;
-                }
-            }
-            if chunk.ran_out() {
-                return self;
-            }
-            crate::serve_thieves();
-        }
-    }
-
     fn complete(self) -> Option<T> {
         self.item
     }
 
     fn full(&self) -> bool {
+        self.polls.tick();
         (self.side == Side::First && self.item.is_some())
             || beaten(self.side, self.best, self.bound)
     }

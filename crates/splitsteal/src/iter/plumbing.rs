@@ -206,48 +206,15 @@ pub trait Folder<Item>: Sized {
 /// thief is waiting ([`serve_thieves`](crate::serve_thieves), which `lcws-poll` needs).
 pub(crate) const CHUNK: usize = 1024;
 
-/// Up to [`CHUNK`] items of `iter`. Pass it by `&mut` to a consuming loop; afterwards
-/// [`Chunk::ran_out`] says whether `iter` ended inside it.
-pub(crate) struct Chunk<'a, I> {
-    iter: &'a mut I,
-    left: usize,
-}
-
-impl<'a, I: Iterator> Chunk<'a, I> {
-    #[inline]
-    pub(crate) fn of(iter: &'a mut I) -> Self {
-        Chunk { iter, left: CHUNK }
-    }
-
-    /// Whether the underlying iterator ended before the chunk was used up (meaningful
-    /// once the chunk was consumed to its end).
-    #[inline]
-    pub(crate) fn ran_out(&self) -> bool {
-        self.left > 0
-    }
-}
-
-impl<I: Iterator> Iterator for Chunk<'_, I> {
-    type Item = I::Item;
-
-    #[inline]
-    fn next(&mut self) -> Option<I::Item> {
-        if self.left == 0 {
-            return None;
-        }
-        let item = self.iter.next()?;
-        self.left -= 1;
-        Some(item)
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let (lo, hi) = self.iter.size_hint();
-        (
-            lo.min(self.left),
-            Some(hi.map_or(self.left, |h| h.min(self.left))),
-        )
-    }
+/// The next at most [`CHUNK`] items of `iter`, or `None` once it has ended. Built from
+/// `std` adaptors (`once` + `chain` + `take` over `by_ref`), whose internal iteration
+/// reaches the base iterator's own `fold`: a slice piece is still folded in one tight loop.
+#[inline]
+pub(crate) fn next_chunk<I: Iterator>(
+    iter: &mut I,
+) -> Option<std::iter::Chain<std::iter::Once<I::Item>, std::iter::Take<&mut I>>> {
+    let first = iter.next()?;
+    Some(std::iter::once(first).chain(iter.take(CHUNK - 1)))
 }
 
 /// Combines the results of two adjacent pieces, `left` before `right`.
