@@ -336,8 +336,11 @@ impl Default for ThreadPoolBuilder {
 }
 
 impl<S> ThreadPoolBuilder<S> {
-    /// Default deque capacity (fixed for `abp` and the split deques, initial for
-    /// `chase-lev`). A join whose deque is full runs inline.
+    /// Default deque capacity: how many tasks a worker's deque holds at most under `abp`
+    /// and the split deques (the LCWS policies), however many were pushed and stolen
+    /// before; the initial size under `chase-lev`, which grows. A join whose deque is full
+    /// runs inline; a spawn whose deque is full goes to the pool's shared queue (a spawn
+    /// never runs its closure inside the call).
     pub const DEFAULT_DEQUE_CAPACITY: usize = 4096;
     /// Default number of failed steal rounds (each followed by a yield) before sleeping.
     pub const DEFAULT_SPIN_ROUNDS: u32 = 64;
@@ -494,7 +497,8 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// The deque capacity (see [`ThreadPoolBuilder::DEFAULT_DEQUE_CAPACITY`]).
+    /// The deque capacity (see [`ThreadPoolBuilder::DEFAULT_DEQUE_CAPACITY`]), from 1 to
+    /// 2³¹; `abp` and the split deques round it up to a power of two.
     pub fn deque_capacity(mut self, capacity: usize) -> Self {
         self.deque_capacity = capacity;
         self
@@ -865,11 +869,10 @@ impl<S> ThreadPoolBuilder<S> {
                 "num_threads({num_threads}): at most {MAX_THREADS} threads"
             )));
         }
-        if self.deque_capacity == 0 || self.deque_capacity > (u32::MAX as usize) {
+        if self.deque_capacity == 0 || self.deque_capacity > 1 << 31 {
             return Err(BuildError::InvalidConfig(format!(
-                "deque_capacity({}): must be between 1 and {}",
-                self.deque_capacity,
-                u32::MAX
+                "deque_capacity({}): must be between 1 and 2^31",
+                self.deque_capacity
             )));
         }
         if self.morsel_bytes < 64 || !self.morsel_bytes.is_power_of_two() {

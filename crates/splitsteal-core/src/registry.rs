@@ -381,7 +381,7 @@ impl Registry {
 
     /// Puts a spawned job where the pool's workers find it: on the caller's deque if the
     /// caller is one of them (stealable from there, like a `join`'s second closure; under
-    /// `hybrid` also mailed), else in the injector.
+    /// `hybrid` also mailed) and it has room, else in the injector. Never runs it here.
     pub(crate) fn push_or_inject(self: &Arc<Self>, job: JobRef) {
         match WorkerThread::current_ref() {
             Some(w) if Arc::ptr_eq(&w.registry, self) => {
@@ -390,7 +390,7 @@ impl Registry {
                         return;
                     }
                 }
-                w.push_or_run(job);
+                w.push_or_inject(job);
             }
             // From a thread of another pool (or none).
             _ => self.inject(job),

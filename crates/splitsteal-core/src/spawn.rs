@@ -160,8 +160,9 @@ pub(crate) fn push_fifo_or_inject<'f>(
 ) {
     match WorkerThread::current_ref() {
         Some(w) if Arc::ptr_eq(&w.registry, registry) => {
-            // A full deque runs the FIFO's oldest job at once, which keeps the order.
-            w.push_or_run(fifo_of(w.index).push(job));
+            // A full deque injects the FIFO's reference; whoever runs it takes the FIFO's
+            // oldest job, which keeps the order.
+            w.push_or_inject(fifo_of(w.index).push(job));
         }
         _ => registry.inject(job),
     }

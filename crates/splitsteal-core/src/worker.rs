@@ -355,13 +355,16 @@ impl WorkerThread {
         unsafe { self.deque.push(job) }
     }
 
-    /// Pushes a spawned job (or a FIFO's reference) and answers waiting thieves; a full
-    /// deque runs it now instead, so nothing is lost.
-    pub(crate) fn push_or_run(&self, job: JobRef) {
+    /// Pushes a spawned job (or a FIFO's reference) and answers waiting thieves. A full
+    /// deque (one holding its capacity of tasks) hands it to the pool's injector instead,
+    /// where any worker, this one included, takes it later: `spawn` never runs its closure
+    /// inside the call (issue 33, defect 4: a spawner that holds a lock its task takes, or
+    /// that sends to the task it spawned, would deadlock).
+    pub(crate) fn push_or_inject(&self, job: JobRef) {
         if self.push(job) {
             self.after_push();
         } else {
-            self.execute(job);
+            self.registry.inject(job);
         }
     }
 

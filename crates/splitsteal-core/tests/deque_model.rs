@@ -1,8 +1,8 @@
 //! Model-based tests: random single-threaded operation sequences on every deque, checked
 //! step by step against a `VecDeque` model that also tracks what each deque promises
-//! beyond order (ABP's and the split deque's index drift and reset, hence when `Full`
-//! happens; Chase-Lev's capacity after every grow and shrink; the split deque's public and
-//! private parts).
+//! beyond order (ABP's and the split deque's rings: `Full` exactly when `capacity` tasks are
+//! held, however far the indices drifted since the last reset; Chase-Lev's capacity after
+//! every grow and shrink; the split deque's public and private parts).
 
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
@@ -61,7 +61,16 @@ fn stolen(s: Steal<Task>) -> Steal<usize> {
     }
 }
 
-/// The ABP deque's model: tasks `[top, top + len)` of a fixed array.
+/// The ring size of the ABP and split deques: `capacity` rounded up to a power of two.
+fn ring(capacity: usize) -> usize {
+    if capacity == 0 {
+        0
+    } else {
+        capacity.next_power_of_two()
+    }
+}
+
+/// The ABP deque's model: tasks `[top, top + len)` of a ring of `capacity` slots.
 struct AbpModel {
     tasks: VecDeque<usize>,
     top: usize,
@@ -70,7 +79,8 @@ struct AbpModel {
 
 impl AbpModel {
     fn push(&mut self, v: usize) -> Result<(), usize> {
-        if self.top + self.tasks.len() == self.capacity {
+        // Full with `capacity` tasks, wherever the indices are (issue 33, defect 3).
+        if self.tasks.len() == self.capacity {
             return Err(v);
         }
         self.tasks.push_back(v);
@@ -106,8 +116,9 @@ fn run_abp(capacity: usize, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut m = AbpModel {
         tasks: VecDeque::new(),
         top: 0,
-        capacity,
+        capacity: ring(capacity),
     };
+    prop_assert_eq!(d.capacity(), ring(capacity));
     let mut next = 1;
     for (i, op) in ops.iter().enumerate() {
         match op {
@@ -216,7 +227,7 @@ fn run_locked(ops: &[Op]) -> Result<(), TestCaseError> {
 }
 
 /// The split deque's model: `tasks[..public]` is the public part (front = top), the rest
-/// private; absolute indices `[top, top + tasks.len())` of a fixed array.
+/// private; indices `[top, top + tasks.len())` of a ring of `capacity` slots.
 struct SplitModel {
     tasks: VecDeque<usize>,
     public: usize,
@@ -230,7 +241,8 @@ impl SplitModel {
     }
 
     fn push(&mut self, v: usize) -> Result<(), usize> {
-        if self.top + self.tasks.len() == self.capacity {
+        // Full with `capacity` tasks, wherever the indices are (issue 33, defect 3).
+        if self.tasks.len() == self.capacity {
             return Err(v);
         }
         self.tasks.push_back(v);
@@ -281,8 +293,9 @@ fn run_split(capacity: usize, ops: &[Op]) -> Result<(), TestCaseError> {
         tasks: VecDeque::new(),
         public: 0,
         top: 0,
-        capacity,
+        capacity: ring(capacity),
     };
+    prop_assert_eq!(d.capacity(), ring(capacity));
     let mut next = 1;
     for (i, op) in ops.iter().enumerate() {
         match *op {

@@ -118,8 +118,8 @@ impl Drop for AbortOnPanic<'_> {
 /// Tasks kept for the end of the run (see `stress`).
 const RESERVE: usize = 64;
 
-/// Pushes task `v`; on `Full`, pops one task instead (making room, and for ABP letting a
-/// pop reset drifted indices) and returns false.
+/// Pushes task `v`; on `Full` (the ABP and split rings hold `capacity` tasks), pops one
+/// task instead to make room, and returns false.
 fn push<D: Owner<Task>>(d: &mut D, v: usize, tally: &mut Tally) -> bool {
     match d.push(NonZeroUsize::new(v).unwrap()) {
         Ok(()) => true,

@@ -125,7 +125,7 @@ fn a_full_deque_runs_joins_inline_and_loses_nothing() {
             2 * fib_seq(19) - 1,
             "{policy}"
         );
-        // Spawns beyond the capacity run inline, too.
+        // Spawns beyond the capacity go to the injector and run later.
         let n = AtomicUsize::new(0);
         pool.scope(|s| {
             for _ in 0..100 {
@@ -249,4 +249,228 @@ fn policy_names_round_trip() {
     for &p in Policy::ALL {
         assert!(e.contains(p.name()), "{e}");
     }
+}
+
+/// Every policy, and `hybrid` on a base deque of each kind (its default base grows).
+fn policies_and_hybrid_bases() -> Vec<(Policy, Option<Policy>)> {
+    let mut all: Vec<_> = Policy::ALL.iter().map(|&p| (p, None)).collect();
+    for base in [Policy::Abp, Policy::LcwsSignal, Policy::LcwsPoll] {
+        all.push((Policy::Hybrid, Some(base)));
+    }
+    all
+}
+
+fn pool_with(threads: usize, policy: Policy, base: Option<Policy>, capacity: usize) -> ThreadPool {
+    let mut b = ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .policy(policy)
+        .deque_capacity(capacity);
+    if let Some(base) = base {
+        b = b.hybrid_base(base);
+    }
+    b.build()
+        .unwrap_or_else(|e| panic!("building {policy} ({base:?}) x{threads}: {e}"))
+}
+
+std::thread_local! {
+    /// Raised on a thread while it is inside a `spawn` call.
+    static IN_SPAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Calls `spawn` with `IN_SPAWN` raised on this thread.
+fn spawning(spawn: impl FnOnce()) {
+    IN_SPAWN.with(|f| f.set(true));
+    spawn();
+    IN_SPAWN.with(|f| f.set(false));
+}
+
+/// Issue 33, defects 3 and 4: `spawn` runs its closure "some time later" and returns at
+/// once, however many tasks the producer spawned (12,000 in a scope: three times the
+/// default deque capacity) and whether or not another worker steals meanwhile. A task that
+/// finds `IN_SPAWN` raised on its thread ran inside a spawn call. Every configuration is
+/// tried before the verdict, which lists those that failed.
+#[test]
+fn spawns_never_run_inside_the_spawn_call_however_many() {
+    let mut failed = Vec::new();
+    for (policy, base) in policies_and_hybrid_bases() {
+        for threads in [1, 2] {
+            let what = format!("{policy} ({base:?}) x{threads}");
+            let mut check = |kind: &str, ran: usize, want: usize, inside: usize| {
+                assert_eq!(ran, want, "{what}: {kind}: tasks run");
+                if inside > 0 {
+                    failed.push(format!(
+                        "{what}: {kind}: {inside} of {want} ran inside spawn"
+                    ));
+                }
+            };
+            let capacity =
+                ThreadPoolBuilder::<splitsteal_core::DefaultSpawn>::DEFAULT_DEQUE_CAPACITY;
+            let pool = pool_with(threads, policy, base, capacity);
+            let (ran, inside) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let task = || {
+                ran.fetch_add(1, Ordering::Relaxed);
+                if IN_SPAWN.with(|f| f.get()) {
+                    inside.fetch_add(1, Ordering::Relaxed);
+                }
+            };
+            pool.scope(|s| {
+                for _ in 0..12_000 {
+                    spawning(|| s.spawn(|_| task()));
+                }
+            });
+            check(
+                "scope.spawn",
+                ran.swap(0, Ordering::Relaxed),
+                12_000,
+                inside.swap(0, Ordering::Relaxed),
+            );
+            // A small deque for the other kinds of spawn: the same overflow, cheaper.
+            let pool = pool_with(threads, policy, base, 64);
+            pool.scope_fifo(|s| {
+                for _ in 0..500 {
+                    spawning(|| s.spawn_fifo(|_| task()));
+                }
+            });
+            check(
+                "scope_fifo.spawn_fifo",
+                ran.swap(0, Ordering::Relaxed),
+                500,
+                inside.swap(0, Ordering::Relaxed),
+            );
+            let (tx, rx) = std::sync::mpsc::channel();
+            pool.install(|| {
+                for i in 0..1_000 {
+                    let tx = tx.clone();
+                    let job = move || tx.send(IN_SPAWN.with(|f| f.get())).unwrap();
+                    if i % 2 == 0 {
+                        spawning(|| splitsteal_core::spawn(job));
+                    } else {
+                        spawning(|| splitsteal_core::spawn_fifo(job));
+                    }
+                }
+            });
+            let inside = (0..1_000).filter(|_| rx.recv().unwrap()).count();
+            check("spawn and spawn_fifo", 1_000, 1_000, inside);
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// Runs `body` on its own thread; `false` if it has not returned within a generous bound
+/// (a deadlock must fail the test, not stall CI; the stuck thread is left behind).
+fn returns_in_time(body: impl FnOnce() + Send + 'static) -> bool {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        body();
+        let _ = tx.send(());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+        Ok(()) => true,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("the body panicked"),
+    }
+}
+
+/// Issue 33, defect 4: programs that rayon completes, and which deadlock if a spawn runs
+/// its closure inside the call: the scope body holds a `Mutex` its tasks lock while it
+/// spawns them; the body spawns a consumer and then sends to it over a channel. Both spawn
+/// more tasks than the deque holds, at 1 and 2 threads, under every policy.
+#[test]
+fn spawning_past_the_deque_capacity_never_deadlocks() {
+    let mut failed = Vec::new();
+    for (policy, base) in policies_and_hybrid_bases() {
+        for threads in [1, 2] {
+            let what = format!("{policy} ({base:?}) x{threads}");
+            let w = what.clone();
+            let mutex = move || {
+                let pool = pool_with(threads, policy, base, 64);
+                let m = std::sync::Mutex::new(0u64);
+                pool.scope(|s| {
+                    let _held = m.lock().unwrap();
+                    for _ in 0..1_000 {
+                        s.spawn(|_| *m.lock().unwrap() += 1);
+                    }
+                });
+                assert_eq!(*m.lock().unwrap(), 1_000, "{w}: mutex");
+            };
+            if !returns_in_time(mutex) {
+                failed.push(format!("{what}: mutex held while spawning: deadlocked"));
+            }
+            let w = what.clone();
+            let channel = move || {
+                let pool = pool_with(threads, policy, base, 64);
+                let filler = AtomicUsize::new(0);
+                let sum = AtomicU64::new(0);
+                pool.scope(|s| {
+                    for _ in 0..1_000 {
+                        s.spawn(|_| {
+                            filler.fetch_add(1, Ordering::Relaxed);
+                        });
+                    }
+                    let (tx, rx) = std::sync::mpsc::channel::<u64>();
+                    let sum = &sum;
+                    s.spawn(move |_| sum.store(rx.iter().sum(), Ordering::Relaxed));
+                    for v in 1..=100 {
+                        tx.send(v).unwrap();
+                    }
+                });
+                assert_eq!(filler.load(Ordering::Relaxed), 1_000, "{w}: channel");
+                assert_eq!(sum.load(Ordering::Relaxed), 5_050, "{w}: channel");
+            };
+            if !returns_in_time(channel) {
+                failed.push(format!(
+                    "{what}: consumer spawned, then sent to: deadlocked"
+                ));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// Issue 33, defect 3, in the runtime: a producer that spawns one task at a time and waits
+/// until the other worker has started it. The thief keeps up, so the producer's deque
+/// never holds more than one task: every task must be stolen from it, the 9th and later
+/// too, although the producer pushed far more than the deque's capacity (8) and never
+/// popped (which is what resets the ABP paper's indices). Before, "full" meant 8 pushes
+/// since the last reset, and later tasks ran inline or went to the injector, unstolen.
+/// (Policies whose owner must act for a thief to get private work are left out: an
+/// `lcws-poll` owner answers at pushes and pops, not while it waits; `lcws-cons` never
+/// exposes the last private task on a first request.)
+#[test]
+fn a_producer_whose_thief_keeps_up_never_finds_its_deque_full() {
+    let mut failed = Vec::new();
+    for policy in [
+        Policy::Abp,
+        Policy::LcwsSignal,
+        Policy::LcwsHalf,
+        Policy::ChaseLev,
+        Policy::Locked,
+    ] {
+        let steals = std::sync::Arc::new(AtomicU64::new(0));
+        let got = steals.clone();
+        let done = returns_in_time(move || {
+            let pool = pool_with(2, policy, None, 8);
+            let started = AtomicUsize::new(0);
+            pool.reset_stats();
+            pool.scope(|s| {
+                for i in 0..200 {
+                    s.spawn(|_| {
+                        started.fetch_add(1, Ordering::Release);
+                    });
+                    // Acquire: a formality; the count is all we read.
+                    while started.load(Ordering::Acquire) <= i {
+                        std::hint::spin_loop();
+                    }
+                }
+            });
+            got.store(pool.stats().steals, Ordering::Relaxed);
+        });
+        let steals = steals.load(Ordering::Relaxed);
+        if !done || steals < 200 {
+            failed.push(format!(
+                "{policy}: done {done}, {steals} of 200 tasks stolen"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
 }

@@ -1,17 +1,20 @@
 //! The ABP deque (ABP paper, Fig. 5; low-latency thesis, Algorithms 2–4).
 //!
 //! ```text
-//! index:  0 ......... top ................ bot ......... capacity
-//!                      [ tasks: oldest .. newest ][ free ]
+//! index (unbounded):  top ................ bot
+//!                      [ tasks: oldest .. newest ]
+//! slot = index & (capacity - 1): a ring of `capacity` slots (a power of two)
 //!            thieves take here (CAS on age)   owner pushes / pops here
 //! ```
 //!
-//! - A **fixed array**; live tasks are `slots[top..bot)`. `age = {tag, top}` is packed in
-//!   one [`AtomicU64`] (`top` in the low 32 bits, `tag` in the high 32), so one CAS moves
-//!   `top` and checks the tag.
+//! - A **fixed ring** of slots; live tasks are indices `[top, bot)`, index `i` in slot
+//!   `i mod capacity`. `age = {tag, top}` is packed in one [`AtomicU64`] (`top` modulo 2³²
+//!   in the low 32 bits, `tag` in the high 32), so one CAS moves `top` and checks the tag.
 //! - [`Owner::push`] (`pushBottom`) writes the slot and raises `bot`: no synchronization.
-//!   A push at `bot == capacity` returns [`Full`] with the task: never UB, never a lost
-//!   task. The caller decides (run it inline, pop first, ...).
+//!   The deque is **full only when it holds `capacity` live tasks** (`bot - top ==
+//!   capacity`); slots freed by thieves are reused. A push into a full deque returns
+//!   [`Full`] with the task: never UB, never a lost task. The caller decides (run it
+//!   inline, queue it elsewhere, ...).
 //! - [`Owner::pop`] (`popBottom`) lowers `bot`, executes a `SeqCst` fence (the StoreLoad
 //!   barrier between the `bot` store and the `age` load) and returns the bottom task when
 //!   another task sits above it; the last task is raced for with a CAS on `age`. When the
@@ -19,14 +22,33 @@
 //! - [`Stealer::steal`] (`popTop`) reads `age`, then `bot`, and CASes `age` from
 //!   `{tag, top}` to `{tag, top + 1}`; it never retries ([`Steal::Abort`] on a lost race).
 //!
+//! # Reusing slots (issue 33)
+//!
+//! The ABP paper's array only returns to index 0 on a reset, so `bot` drifts up while
+//! thieves steal and the owner only pushes (a producer spawning in a loop): "full" came
+//! after `capacity` pushes since the last reset, however few tasks were live. The ring
+//! removes the drift. The owner keeps `limit`, `capacity` above a lower bound of `top`
+//! (`top` only grows within an epoch), so a push compares `bot` with `limit` and reads
+//! `age` only when that compare says the ring *might* be full.
+//!
+//! Reuse means the owner may rewrite slot `t mod capacity` (for index `j = t + k·capacity`)
+//! while a stale thief that read `top = t` is about to read that slot. Its CAS then fails:
+//! the owner writes index `j > t` only after reading (with **Acquire**) a `top` above `t`,
+//! i.e. after observing some thief's CAS that moved `top` past `t`; that CAS is a release
+//! RMW in `age`'s modification order before our stale thief's, which therefore fails (it
+//! expects `top = t`), and the rewrite happens after the CAS, so the winner's speculative
+//! slot read cannot see it. The same argument as Chase-Lev's (`deque/chase_lev.rs`, point 2),
+//! with resets covered by the tag below.
+//!
 //! # The tag (ABA)
 //!
 //! A thief may read `age = {tag, t}` and `slots[t]`, then pause; meanwhile the owner
 //! empties the deque (reset: `top` back to 0) and refills it so that `top` is `t` again
 //! with a *different* task in `slots[t]`. Without the tag the thief's CAS would succeed
 //! and return the stale task (taken twice, the new one lost). Every reset increments the
-//! tag, so the stale CAS fails. The tag is 32 bits and wraps (`wrapping_add`): a thief
-//! would have to stay paused across exactly 2³² resets for ABA to come back, the usual
+//! tag, so the stale CAS fails. A claim that wraps `top` past 2³² carries into the tag, so
+//! the whole `age` word only ever increases; it wraps (`wrapping_add`), and a thief would
+//! have to stay paused across 2³² resets (or 2⁶⁴ claims) for ABA to come back, the usual
 //! accepted risk (the ABP paper mentions bounded tags; pbbs/parlay use 32 bits too).
 //!
 //! # Memory orderings (C11/Rust)
@@ -64,9 +86,7 @@
 //! | pop when `bot == 0` | 0 | 0 |
 //! | steal that finds the deque empty | 0 | 0 |
 //! | steal otherwise | 1 | 1 |
-//!
-//! Indices only return to 0 on a reset, so `bot` drifts up while thieves steal and the owner
-//! only pushes; capacity must cover that drift (ABP paper §7 note 5).
+//! | push that finds `bot == limit` | 0 | 0 (one Acquire load of `age`) |
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -81,17 +101,22 @@ use crate::sync::{Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 struct Inner {
     /// `{tag, top}`: CASed by thieves and by the owner (last task), stored on resets.
     age: CachePadded<AtomicU64>,
-    /// One past the newest task. Written by the owner only.
+    /// One past the newest task (an unbounded index). Written by the owner only.
     bot: CachePadded<AtomicUsize>,
+    /// The ring: a power of two of slots (or none).
     slots: Box<[AtomicPtr<()>]>,
+    /// `slots.len() - 1`: index `i` lives in slot `i & mask`.
+    mask: usize,
 }
 
 impl Inner {
+    /// The slot of index `i` (any index: it is reduced modulo the ring's size).
     #[inline(always)]
     fn slot(&self, i: usize) -> &AtomicPtr<()> {
+        let i = i & self.mask;
         debug_assert!(i < self.slots.len());
-        // SAFETY: callers pass `i < bot <= capacity` (owner: `bot` it wrote; thief: a `bot`
-        // it read, and `bot` never exceeds the capacity).
+        // SAFETY: `i & mask < slots.len()` when the ring has slots (a power of two); a ring of
+        // none is always full, so no index is ever live and no caller reaches here.
         unsafe { self.slots.get_unchecked(i) }
     }
 }
@@ -108,12 +133,13 @@ impl Inner {
 /// let thief = owner.stealer();
 /// owner.push(task(1)).unwrap();
 /// owner.push(task(2)).unwrap();
-/// // The array is fixed: a push into a full deque hands the task back.
+/// // The ring is fixed: a push into a deque holding `capacity` tasks hands the task back.
 /// assert_eq!(owner.push(task(3)), Err(Full(task(3))));
 /// assert_eq!(thief.steal(), Steal::Success(task(1))); // oldest at the top
+/// owner.push(task(3)).unwrap(); // the stolen task's slot is free again
+/// assert_eq!(owner.pop(), Some(task(3)));
 /// assert_eq!(owner.pop(), Some(task(2))); // the last task: fence + CAS, then a reset
 /// assert_eq!(owner.pop(), None);
-/// owner.push(task(3)).unwrap(); // indices were reset to 0: room again
 /// ```
 ///
 /// The owner handle is not `Sync`:
@@ -132,6 +158,9 @@ pub struct Abp<T: Task> {
     inner: Arc<Inner>,
     /// The owner's copy of `bot` (it is the only writer), so push and pop load nothing.
     bot: usize,
+    /// `capacity` above a lower bound of `top` in the current epoch: `bot < limit` means
+    /// there is room (see "Reusing slots" in the module doc).
+    limit: usize,
     /// `!Sync` and `Send` (see `OwnerMarker`).
     _marker: super::OwnerMarker<T>,
 }
@@ -164,30 +193,46 @@ impl<T: Task> Clone for AbpStealer<T> {
 }
 
 impl<T: Task> Abp<T> {
-    /// The deque's fixed capacity.
+    /// The deque's fixed capacity: how many tasks it holds at most (the `capacity` it was
+    /// built with, rounded up to a power of two).
     pub fn capacity(&self) -> usize {
         self.inner.slots.len()
+    }
+
+    /// `push` found `bot == limit`: reads `top` afresh and moves `limit` up to `capacity`
+    /// above it. Returns whether there is room now (fewer than `capacity` live tasks).
+    #[cold]
+    #[inline(never)]
+    fn refresh_limit(&mut self) -> bool {
+        // Acquire: the claims of the slots we are about to reuse (the thieves' CAS) happen
+        // before our rewrites of those slots, so a winner's speculative slot read cannot see
+        // them (see "Reusing slots" in the module doc).
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
+        // Within the owner's epoch (it made the last reset), `top <= bot` between operations.
+        let live = Age::distance(top, self.bot);
+        debug_assert!((0..=self.capacity() as i64).contains(&i64::from(live)));
+        self.limit = self.bot - live as usize + self.capacity();
+        self.bot != self.limit
     }
 }
 
 impl<T: Task> Owner<T> for Abp<T> {
     type Stealer = AbpStealer<T>;
 
-    /// A deque of exactly `capacity` slots (at most `u32::MAX`, the width of `top`).
+    /// A deque of `capacity` slots rounded up to a power of two (at most 2³¹).
     fn with_capacity(capacity: usize) -> Self {
-        assert!(
-            capacity <= u32::MAX as usize,
-            "ABP capacity {capacity} does not fit the 32-bit top index"
-        );
+        let slots = super::ring_slots(capacity, "ABP");
         Abp {
             inner: Arc::new(Inner {
                 age: CachePadded::new(AtomicU64::new(0)),
                 bot: CachePadded::new(AtomicUsize::new(0)),
-                slots: (0..capacity)
+                slots: (0..slots)
                     .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                     .collect(),
+                mask: slots.wrapping_sub(1),
             }),
             bot: 0,
+            limit: slots,
             _marker: PhantomData,
         }
     }
@@ -200,10 +245,11 @@ impl<T: Task> Owner<T> for Abp<T> {
     }
 
     /// `pushBottom`: a relaxed slot store and a release store of `bot`; no fence, no CAS.
+    /// [`Full`] only when the deque holds `capacity` tasks.
     #[inline]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
         let bot = self.bot;
-        if bot == self.inner.slots.len() {
+        if bot == self.limit && !self.refresh_limit() {
             return Err(Full(task));
         }
         // Relaxed: published by the Release store of `bot` below.
@@ -237,9 +283,8 @@ impl<T: Task> Owner<T> for Abp<T> {
         // thief's CAS, that thief's earlier speculative slot read happens before our later
         // slot writes, so it cannot return one of them (C11 load buffering).
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
-        let top = old.top as usize;
-        if new_bot > top {
-            // Another task sits above ours: no thief can reach slot `new_bot`.
+        if Age::distance(old.top, new_bot) > 0 {
+            // Another task sits above ours: no thief can reach index `new_bot`.
             self.bot = new_bot;
             // SAFETY: slots below `bot` hold values stored by `push` (never null).
             return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
@@ -249,6 +294,8 @@ impl<T: Task> Owner<T> for Abp<T> {
         // Release below; a thief reading 0 takes nothing.
         inner.bot.store(0, Ordering::Relaxed);
         self.bot = 0;
+        // `top` is 0 once the reset is published below (whoever wins the last task).
+        self.limit = self.capacity();
         Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
             // SAFETY: we won the last task; its slot holds a pushed value.
             unsafe { T::from_raw(NonNull::new_unchecked(raw)) }
@@ -257,8 +304,8 @@ impl<T: Task> Owner<T> for Abp<T> {
 
     fn len(&self) -> usize {
         // Relaxed: a snapshot; `bot` is this thread's own value.
-        let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top as usize;
-        self.bot.saturating_sub(top)
+        let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top;
+        Age::distance(top, self.bot).max(0) as usize
     }
 }
 
@@ -270,9 +317,9 @@ impl<T: Task> Stealer<T> for AbpStealer<T> {
         // Acquire: pairs with the owner's Release publication of a reset (tag) so the `bot`
         // read below is at least as new as that reset.
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
-        let top = old.top as usize;
+        let top = old.top;
         // Acquire: slots below the value read are visible.
-        if inner.bot.load(Ordering::Acquire) <= top {
+        if Age::distance(top, inner.bot.load(Ordering::Acquire)) <= 0 {
             // Looks empty: report it without paying for a fence.
             return Steal::Empty;
         }
@@ -280,12 +327,13 @@ impl<T: Task> Stealer<T> for AbpStealer<T> {
         // this read sees its lowered `bot` (Lê et al.'s steal fence).
         seq_cst_fence(Side::Thief);
         // Acquire: as above.
-        if inner.bot.load(Ordering::Acquire) <= top {
+        if Age::distance(top, inner.bot.load(Ordering::Acquire)) <= 0 {
             return Steal::Empty;
         }
         // Relaxed: covered by the Acquire of `bot`; speculative, used only if the CAS proves
-        // that no reset and no other removal happened since `age` was read.
-        let raw = inner.slot(top).load(Ordering::Relaxed);
+        // that no reset and no other removal happened since `age` was read. (`top` is the
+        // index modulo 2³², and so modulo the ring's size.)
+        let raw = inner.slot(top as usize).load(Ordering::Relaxed);
         if !Age::claim_top(&inner.age, old) {
             return Steal::Abort;
         }
@@ -298,9 +346,9 @@ impl<T: Task> Stealer<T> for AbpStealer<T> {
 
     fn is_empty(&self) -> bool {
         // Acquire: as in `steal`; a snapshot.
-        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
         // Acquire: a snapshot.
-        self.inner.bot.load(Ordering::Acquire) <= top
+        Age::distance(top, self.inner.bot.load(Ordering::Acquire)) <= 0
     }
 }
 
@@ -384,23 +432,96 @@ mod tests {
     }
 
     #[test]
-    fn full_deque_returns_the_task_and_drift_is_recovered() {
+    fn full_means_capacity_live_tasks() {
         let mut d: Abp<NonZeroUsize> = Abp::with_capacity(2);
         let s = d.stealer();
         d.push(t(1)).unwrap();
         d.push(t(2)).unwrap();
         assert_eq!(d.push(t(3)), Err(Full(t(3))));
-        // Thieves take everything, but `bot` stays at the end of the array...
+        // Thieves take everything: both slots are free again, without an owner pop.
         assert_eq!(s.steal(), Steal::Success(t(1)));
         assert_eq!(s.steal(), Steal::Success(t(2)));
-        assert_eq!(d.push(t(3)), Err(Full(t(3))));
-        // ...until the owner's pop resets it.
-        assert_eq!(d.pop(), None);
         d.push(t(3)).unwrap();
+        d.push(t(4)).unwrap();
+        assert_eq!(d.push(t(5)), Err(Full(t(5))));
+        assert_eq!(d.pop(), Some(t(4)));
         assert_eq!(d.pop(), Some(t(3)));
+        assert_eq!(d.pop(), None);
+        // A capacity rounds up to a power of two; 0 stays 0, always full.
+        assert_eq!(Abp::<NonZeroUsize>::with_capacity(5).capacity(), 8);
         let mut empty: Abp<NonZeroUsize> = Abp::with_capacity(0);
         assert_eq!(empty.push(t(1)), Err(Full(t(1))));
         assert_eq!(empty.pop(), None);
+        assert_eq!(empty.stealer().steal(), Steal::Empty);
+    }
+
+    /// Issue 33, defect 3: a producer that only pushes while a thief keeps up. The ABP
+    /// paper's array drifts: `Full` came after `capacity` pushes since the last reset, with
+    /// one live task. The ring reports `Full` only with `capacity` live tasks.
+    #[test]
+    fn a_producer_that_never_pops_is_never_full_while_thieves_keep_up() {
+        let mut d: Abp<NonZeroUsize> = Abp::with_capacity(4);
+        let s = d.stealer();
+        for i in 1..=1000 {
+            assert_eq!(d.push(t(i)), Ok(()), "push {i} with 0 live tasks");
+            assert_eq!(s.steal(), Steal::Success(t(i)));
+        }
+        // Three live tasks, the ring's slots wrapped around many times: one more fits.
+        for i in 1001..=1003 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(s.steal(), Steal::Success(t(1001)));
+        d.push(t(1004)).unwrap();
+        d.push(t(1005)).unwrap();
+        assert_eq!(d.len(), 4);
+        assert_eq!(d.push(t(1006)), Err(Full(t(1006))));
+        for i in (1002..=1005).rev() {
+            assert_eq!(d.pop(), Some(t(i)));
+        }
+        assert_eq!(d.pop(), None);
+        assert_eq!(age(&d).top, 0, "reset");
+    }
+
+    /// `top` wraps past 2³² within one epoch (no reset): the claim carries into the tag, the
+    /// distances stay right, and a thief holding the pre-wrap `age` fails its CAS.
+    #[test]
+    fn top_wraps_around_without_a_reset() {
+        let mut d: Abp<NonZeroUsize> = Abp::with_capacity(4);
+        let s = d.stealer();
+        // As if 2³² - 2 tasks had been pushed and stolen since the last reset.
+        let start = u32::MAX as usize - 1;
+        let before = Age {
+            tag: 7,
+            top: start as u32,
+        };
+        d.inner.age.store(before.pack(), Ordering::Relaxed);
+        d.inner.bot.store(start, Ordering::Relaxed);
+        (d.bot, d.limit) = (start, start);
+        for i in 1..=4 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(d.push(t(5)), Err(Full(t(5))));
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(s.steal(), Steal::Success(t(2)));
+        assert_eq!(age(&d), Age { tag: 8, top: 0 }, "carried into the tag");
+        assert_eq!(d.len(), 2);
+        d.push(t(5)).unwrap();
+        let ok = d
+            .inner
+            .age
+            .compare_exchange(
+                before.pack(),
+                before.pack() + 1,
+                Ordering::SeqCst,
+                Ordering::Relaxed,
+            )
+            .is_ok();
+        assert!(!ok);
+        assert_eq!(s.steal(), Steal::Success(t(3)));
+        assert_eq!(d.pop(), Some(t(5)));
+        assert_eq!(d.pop(), Some(t(4)));
+        assert_eq!(d.pop(), None);
+        assert_eq!(s.steal(), Steal::Empty);
     }
 
     #[test]

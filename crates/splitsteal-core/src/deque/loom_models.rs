@@ -166,6 +166,46 @@ fn empty_and_refill_under_a_paused_thief<D: ModelDeque>() {
     });
 }
 
+/// Ring reuse (issue 33): the deque is full (2 of 2) while thieves steal; the owner pushes
+/// a third task, which fits only if a thief took task 1, into task 1's slot (index 2,
+/// slot 0) with no reset in between, then pops. A thief that read `top = 0` and slot 0,
+/// then paused while the other thief took task 1 and the owner rewrote slot 0, must fail
+/// its CAS. With one thief: exhaustive; with two: bounded.
+fn reuse_a_stolen_slot<D: ModelDeque>(thieves: usize) {
+    model(thieves > 1, move || {
+        let mut d = D::with_capacity(2);
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        d.publish();
+        let handles = (0..thieves).map(|_| thief(&d, 1)).collect();
+        // Full: the owner keeps task 3 (the runtime would run or queue it elsewhere).
+        let mut took: Vec<usize> = d.push(t(3)).err().map(|_| 3).into_iter().collect();
+        d.publish();
+        took.extend(d.pop().map(|v| v.get()));
+        assert_exactly_once(d, handles, took, 3);
+    });
+}
+
+#[test]
+fn abp_ring_reuse_one_thief() {
+    reuse_a_stolen_slot::<Abp<Task>>(1);
+}
+
+#[test]
+fn abp_ring_reuse_two_thieves() {
+    reuse_a_stolen_slot::<Abp<Task>>(2);
+}
+
+#[test]
+fn split_ring_reuse_one_thief() {
+    reuse_a_stolen_slot::<Split<Task>>(1);
+}
+
+#[test]
+fn split_ring_reuse_two_thieves() {
+    reuse_a_stolen_slot::<Split<Task>>(2);
+}
+
 #[test]
 fn abp_last_task_one_thief() {
     last_task_one_thief::<Abp<Task>>();

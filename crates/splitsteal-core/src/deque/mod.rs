@@ -61,22 +61,33 @@ impl Age {
         }
     }
 
+    /// How far index `i` (an unbounded index of the owner's) is above `top` (the same kind
+    /// of index, modulo 2³², as `age` holds it): `i - top`, exact while the true distance
+    /// is within ±2³¹, which the deques' capacity bound (at most 2³¹) guarantees for
+    /// indices of one epoch (between two resets). A thief that combines an `age` and a
+    /// bottom from different epochs may get any value; its CAS then fails (the tag moved).
+    #[inline(always)]
+    pub(crate) fn distance(top: u32, i: usize) -> i32 {
+        (i as u32).wrapping_sub(top) as i32
+    }
+
     /// ABP's `popTop` linearization point, shared by [`Abp`] and [`Split`]'s public part: a
     /// thief that read `old` from `age`, then a bottom above `old.top`, then (speculatively)
-    /// the slot at `old.top`, takes that task by moving `top` up under the same tag. Returns
-    /// whether it did; a failure means an owner reset or another removal came first.
+    /// the slot at `old.top`, takes that task by moving `top` up. Returns whether it did; a
+    /// failure means an owner reset or another removal came first.
+    ///
+    /// `top` counts modulo 2³² and carries into the tag when it wraps, so `age` as a whole
+    /// only ever increases (claims add 1, resets move to the next tag with `top = 0`) until
+    /// it wraps: a stale CAS could succeed only after 2³² resets or 2⁶⁴ claims, even on a
+    /// deque that never resets.
     #[inline]
     pub(crate) fn claim_top(age: &AtomicU64, old: Age) -> bool {
-        let new_age = Age {
-            tag: old.tag,
-            top: old.top + 1,
-        };
         count_cas(Side::Thief);
         // SeqCst: the linearization point, totally ordered with the owner's fence and CAS.
         // Relaxed on failure: the value is not used.
         age.compare_exchange(
             old.pack(),
-            new_age.pack(),
+            old.pack().wrapping_add(1),
             Ordering::SeqCst,
             Ordering::Relaxed,
         )
@@ -96,7 +107,8 @@ impl Age {
             top: 0,
         }
         .pack();
-        if taken == old.top as usize {
+        // `taken` is an unbounded index, `top` the same index modulo 2³².
+        if taken as u32 == old.top {
             count_cas(Side::Owner);
             // SeqCst on success: totally ordered with the thieves' CAS, and releases the
             // reset bottom. Acquire on failure: the winning thief's CAS then happens before
@@ -113,6 +125,22 @@ impl Age {
         age.store(new_age, Ordering::Release);
         false
     }
+}
+
+/// The slot count of a ring of (at least) `capacity` tasks, [`Abp`]'s and [`Split`]'s: a
+/// power of two, so a slot is `index & (slots - 1)`; 0 stays 0 (a deque that is always
+/// full). At most 2³¹, so that [`Age::distance`] is exact.
+pub(crate) fn ring_slots(capacity: usize, deque: &str) -> usize {
+    let slots = if capacity == 0 {
+        0
+    } else {
+        capacity.checked_next_power_of_two().unwrap_or(usize::MAX)
+    };
+    assert!(
+        slots <= 1 << 31,
+        "{deque} capacity {capacity} is over 2^31 tasks"
+    );
+    slots
 }
 
 /// The marker every owner handle carries: `Cell` makes it `!Sync` (one owner thread at a

@@ -1,9 +1,10 @@
 //! The LCWS split deque (LCWS paper, Algorithm 2, LCWS-in-practice paper, Listing 2).
 //!
 //! ```text
-//! index:  0 ... top ........... public_bot ............ bot ........ capacity
-//!              [ public part: stolen  ][ private part: owner only ][ free ]
-//!                 with a CAS on `age`     plain loads and stores
+//! index (unbounded):  top ........... public_bot ............ bot
+//!                      [ public part: stolen  ][ private part: owner only ]
+//!                         with a CAS on `age`     plain loads and stores
+//! slot = index & (capacity - 1): a ring of `capacity` slots (a power of two)
 //! ```
 //!
 //! - The **private part** `[public_bot, bot)` is the owner's call stack: [`Split::push`]
@@ -84,8 +85,17 @@
 //!   the CAS, and thieves load `age` with Acquire, so a thief that sees the new tag sees
 //!   the reset bottom (this replaces the LCWS-in-practice paper's trailing fence).
 //!
-//! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`. The
-//! array is fixed; a push at `capacity` returns [`Full`] with the task.
+//! # Capacity: a ring (issue 33)
+//!
+//! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`, so they
+//! drift up while thieves steal and the owner keeps pushing (a producer spawning in a loop).
+//! The slots are a ring, as in [`Abp`](super::Abp) (see "Reusing slots" there for why a
+//! stale thief's speculative read of a reused slot is harmless): the deque is **full only
+//! when it holds `capacity` tasks**, public and private together, and a push into a full
+//! deque returns [`Full`] with the task. The owner keeps `limit`, `capacity` above a lower
+//! bound of `top`, so the private push still makes one compare (`bot == limit`) and reads
+//! `age` (with Acquire; no fence, no CAS, no read-modify-write) only when the ring *might*
+//! be full. A signal handler reads and writes neither `limit` nor the slots.
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -155,15 +165,15 @@ struct Inner {
     bot: CachePadded<AtomicUsize>,
     /// Rule 4: on its own line, so that the owner's writes to it never disturb thieves.
     guard: CachePadded<ExposeGuard>,
+    /// The ring: a power of two of slots (or none).
     slots: Box<[AtomicPtr<()>]>,
+    /// `slots.len() - 1`: index `i` lives in slot `i & mask`.
+    mask: usize,
 }
 
 impl Inner {
     fn new(capacity: usize) -> Inner {
-        assert!(
-            capacity <= u32::MAX as usize,
-            "split deque capacity {capacity} does not fit the 32-bit top index"
-        );
+        let capacity = super::ring_slots(capacity, "split deque");
         Inner {
             age: CachePadded::new(AtomicU64::new(0)),
             public_bot: CachePadded::new(AtomicUsize::new(0)),
@@ -172,14 +182,17 @@ impl Inner {
             slots: (0..capacity)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
+            mask: capacity.wrapping_sub(1),
         }
     }
 
+    /// The slot of index `i` (any index: it is reduced modulo the ring's size).
     #[inline(always)]
     fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        // `i < capacity` is checked by every caller; the bounds check is kept in debug.
+        let i = i & self.mask;
         debug_assert!(i < self.slots.len());
-        // SAFETY: callers pass indices below `bot <= capacity` or below `public_bot <= bot`.
+        // SAFETY: `i & mask < slots.len()` when the ring has slots (a power of two); a ring of
+        // none is always full, so no index is ever live and no caller reaches here.
         unsafe { self.slots.get_unchecked(i) }
     }
 
@@ -245,11 +258,14 @@ impl Inner {
 /// ```
 pub struct Split<T: Task> {
     inner: Arc<Inner>,
-    /// The owner's copy of the slot array's address and length: the hot path reads them
-    /// without going through the `Arc`. (`bot` is read from `inner`, on a line only the
-    /// owner writes: a copy here would cost a second store per push and pop.)
+    /// The owner's copy of the ring's address and mask: the hot path reads them without
+    /// going through the `Arc`. (`bot` is read from `inner`, on a line only the owner
+    /// writes: a copy here would cost a second store per push and pop.)
     slots: NonNull<AtomicPtr<()>>,
-    capacity: usize,
+    mask: usize,
+    /// `capacity` above a lower bound of `top` in the current epoch: `bot < limit` means
+    /// there is room (see "Capacity: a ring" in the module doc).
+    limit: usize,
     /// Rule 4: how many of the requests handlers deferred (`ExposeGuard::deferred`, per
     /// [`Exposure`], wrapping) this owner has served.
     served: [usize; 3],
@@ -326,17 +342,37 @@ impl SignalExposer {
 }
 
 impl<T: Task> Split<T> {
-    /// The deque's fixed capacity.
+    /// The deque's fixed capacity: how many tasks (public and private) it holds at most
+    /// (the `capacity` it was built with, rounded up to a power of two).
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.inner.slots.len()
     }
 
+    /// The slot of index `i` (any index: it is reduced modulo the ring's size).
     #[inline(always)]
     fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        debug_assert!(i < self.capacity);
-        // SAFETY: `slots` is the live slot array of length `capacity`; callers pass `i` below
-        // `bot <= capacity`.
+        let i = i & self.mask;
+        debug_assert!(i < self.capacity());
+        // SAFETY: `slots` is the live ring of `mask + 1` slots (a power of two), so `i` is in
+        // it; a ring of none is always full, so no index is ever live and no caller gets here.
         unsafe { &*self.slots.as_ptr().add(i) }
+    }
+
+    /// `push` found `bot == limit`: reads `top` afresh and moves `limit` up to `capacity`
+    /// above it. Returns whether there is room now (fewer than `capacity` tasks).
+    #[cold]
+    #[inline(never)]
+    fn refresh_limit(&mut self) -> bool {
+        // Acquire: the claims of the slots we are about to reuse (the thieves' CAS) happen
+        // before our rewrites of those slots (see "Reusing slots" in `Abp`'s module doc).
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
+        let bot = self.own_bot();
+        // Within the owner's epoch (it made the last reset), `top <= public_bot <= bot`
+        // between operations.
+        let live = Age::distance(top, bot);
+        debug_assert!((0..=self.capacity() as i64).contains(&i64::from(live)));
+        self.limit = bot - live as usize + self.capacity();
+        bot != self.limit
     }
 
     /// `bot`, read by its only writer.
@@ -407,9 +443,8 @@ impl<T: Task> Split<T> {
         // CAS that we observe then happens before our later slot writes, so its speculative
         // slot read cannot return them (C11 load buffering; free on x86). As in `Abp`.
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
-        let top = old.top as usize;
-        if new_bot > top {
-            // Another public task sits above ours: no thief can reach slot `new_bot`.
+        if Age::distance(old.top, new_bot) > 0 {
+            // Another public task sits above ours: no thief can reach index `new_bot`.
             // SAFETY: slots below `public_bot` hold pushed values.
             return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
         }
@@ -419,6 +454,8 @@ impl<T: Task> Split<T> {
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag is published below.
         inner.public_bot.store(0, Ordering::Release);
+        // `top` is 0 once the reset is published below (whoever wins the last task).
+        self.limit = self.capacity();
         Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
             // SAFETY: we won the last task; its slot holds a pushed value.
             unsafe { T::from_raw(NonNull::new_unchecked(raw)) }
@@ -508,21 +545,23 @@ impl<T: Task> Split<T> {
     pub fn public_len(&self) -> usize {
         // Relaxed: a snapshot for the owner's information only.
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
-        let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top as usize;
-        public_bot.saturating_sub(top)
+        let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top;
+        Age::distance(top, public_bot).max(0) as usize
     }
 }
 
 impl<T: Task> Owner<T> for Split<T> {
     type Stealer = SplitStealer<T>;
 
+    /// A deque of `capacity` slots rounded up to a power of two (at most 2³¹).
     fn with_capacity(capacity: usize) -> Self {
         let inner = Arc::new(Inner::new(capacity));
         // A dangling (never dereferenced) address when the capacity is 0.
         let slots = NonNull::new(inner.slots.as_ptr().cast_mut()).unwrap_or(NonNull::dangling());
         Split {
             slots,
-            capacity,
+            mask: inner.mask,
+            limit: inner.slots.len(),
             served: [0; 3],
             inner,
             _marker: PhantomData,
@@ -536,16 +575,17 @@ impl<T: Task> Owner<T> for Split<T> {
         }
     }
 
-    /// Pushes at the bottom of the private part: relaxed stores only.
+    /// Pushes at the bottom of the private part: relaxed stores only. [`Full`] only when
+    /// the deque holds `capacity` tasks.
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
-        // Bound once: the compiler fence below would otherwise make the compiler reload it.
-        let inner = &*self.inner;
         // Relaxed: only this thread writes `bot`.
-        let bot = inner.bot.load(Ordering::Relaxed);
-        if bot == self.capacity {
+        let bot = self.inner.bot.load(Ordering::Relaxed);
+        if bot == self.limit && !self.refresh_limit() {
             return Err(Full(task));
         }
+        // Bound once: the compiler fence below would otherwise make the compiler reload it.
+        let inner = &*self.inner;
         // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
         // raised over it by a Release store that follows this write.
         self.slot(bot)
@@ -585,9 +625,9 @@ impl<T: Task> SplitStealer<T> {
     /// could succeed now).
     pub fn public_len(&self) -> usize {
         // Acquire/Relaxed: a snapshot, as in `is_empty`.
-        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
-        public_bot.saturating_sub(top)
+        Age::distance(top, public_bot).max(0) as usize
     }
 
     #[inline]
@@ -612,7 +652,7 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
         // Acquire: slots below the value read are visible.
         let public_bot = inner.public_bot.load(Ordering::Acquire);
-        if public_bot <= old.top as usize {
+        if Age::distance(old.top, public_bot) <= 0 {
             // Looks empty: report it without paying for a fence.
             return self.empty_public_part(public_bot);
         }
@@ -622,13 +662,13 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         seq_cst_fence(Side::Thief);
         // Acquire: as above.
         let public_bot = inner.public_bot.load(Ordering::Acquire);
-        let top = old.top as usize;
-        if public_bot <= top {
+        if Age::distance(old.top, public_bot) <= 0 {
             return self.empty_public_part(public_bot);
         }
         // Relaxed: covered by the Acquire of `public_bot`; speculative, used only if the
-        // CAS proves no reset and no other removal happened since `age` was read.
-        let raw = inner.slot(top).load(Ordering::Relaxed);
+        // CAS proves no reset and no other removal happened since `age` was read. (`top` is
+        // the index modulo 2³², and so modulo the ring's size.)
+        let raw = inner.slot(old.top as usize).load(Ordering::Relaxed);
         if Age::claim_top(&inner.age, old) {
             // SAFETY: the CAS succeeded, so slot `top` held a pushed, exposed task.
             Steal::Success(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
@@ -639,10 +679,10 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
 
     fn is_empty(&self) -> bool {
         // Acquire/Relaxed: a snapshot.
-        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top as usize;
+        let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
         let bot = self.inner.bot.load(Ordering::Relaxed);
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
-        bot.max(public_bot) <= top
+        Age::distance(top, bot.max(public_bot)) <= 0
     }
 }
 
@@ -760,6 +800,43 @@ mod tests {
         assert_eq!(d.pop(), Some(t(2)));
         d.push(t(3)).unwrap();
         assert_eq!(d.len(), 2);
+    }
+
+    /// Issue 33, defect 3: a producer that only pushes (and exposes) while a thief keeps up.
+    /// Indices drift up without a reset; `Full` must come only with `capacity` tasks held,
+    /// and the owner's side still executes no fence, CAS or read-modify-write.
+    #[test]
+    fn a_producer_that_never_pops_is_never_full_while_thieves_keep_up() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
+        let s = d.stealer();
+        let before = SyncCounts::current_thread();
+        for i in 1..=1000 {
+            assert_eq!(d.push(t(i)), Ok(()), "push {i} with 0 tasks held");
+            assert_eq!(d.expose(Exposure::One), 1);
+            assert_eq!(s.steal(), Steal::Success(t(i)));
+        }
+        assert_eq!((SyncCounts::current_thread() - before).owner.total(), 0);
+        // One public task and three private ones, the ring wrapped many times: full.
+        for i in 1001..=1004 {
+            d.push(t(i)).unwrap();
+        }
+        d.expose(Exposure::One);
+        assert_eq!((d.public_len(), d.private_len()), (1, 3));
+        assert_eq!(d.push(t(1005)), Err(Full(t(1005))));
+        assert_eq!(s.steal(), Steal::Success(t(1001)));
+        d.push(t(1005)).unwrap();
+        assert_eq!(d.push(t(1006)), Err(Full(t(1006))));
+        for i in (1002..=1005).rev() {
+            assert_eq!(d.pop(), Some(t(i)));
+        }
+        assert_eq!(d.pop(), None);
+        assert_eq!(s.steal(), Steal::Empty);
+        // A capacity rounds up to a power of two; 0 stays 0, always full.
+        assert_eq!(Split::<NonZeroUsize>::with_capacity(5).capacity(), 8);
+        let mut empty: Split<NonZeroUsize> = Split::with_capacity(0);
+        assert_eq!(empty.push(t(1)), Err(Full(t(1))));
+        assert_eq!(empty.pop(), None);
+        assert_eq!(empty.stealer().steal(), Steal::Empty);
     }
 
     #[test]
