@@ -81,6 +81,22 @@ fn shapes(policy: Policy, threads: usize) {
     });
     spawned.assert_each_once(&format!("{what}: spawning producer"));
 
+    // The producer holds a lock its tasks take: a spawn that ran its task inside the call
+    // would deadlock here.
+    let locked = std::sync::Mutex::new(Slots::new(SPAWNS));
+    p.scope(|s| {
+        let guard = locked.lock().unwrap();
+        for i in 0..SPAWNS {
+            let locked = &locked;
+            s.spawn(move |_| locked.lock().unwrap().run(i));
+        }
+        drop(guard);
+    });
+    locked
+        .into_inner()
+        .unwrap()
+        .assert_each_once(&format!("{what}: spawning under a lock"));
+
     // Join chains four times longer than the deque, several in parallel.
     let chains: Vec<Slots> = (0..4).map(|_| Slots::new(4 * CAPACITY)).collect();
     p.install(|| {
