@@ -637,3 +637,55 @@ fn use_current_thread_on_a_worker_is_an_error_and_a_mid_operation_drop_waits() {
     .join()
     .unwrap();
 }
+
+#[test]
+fn two_semver_incompatible_copies_of_the_runtime_do_not_resolve_into_one_build() {
+    // The manifest's `links` value, read from the real Cargo.toml, is declared by two
+    // packages named like the runtime at versions 1 and 2 that one crate depends on; Cargo
+    // must refuse the graph (a second copy would fight the first over the exposure signal
+    // and the global pool at run time). No registry is touched: path dependencies only.
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let links = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("links = "))
+        .expect("splitsteal-core's Cargo.toml declares `links`")
+        .trim_matches('"')
+        .to_owned();
+    let dir = std::env::temp_dir().join(format!("splitsteal-links-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (sub, version) in [("one", "1.0.0"), ("two", "2.0.0")] {
+        std::fs::create_dir_all(dir.join(sub).join("src")).unwrap();
+        std::fs::write(
+            dir.join(sub).join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"splitsteal-core\"\nversion = \"{version}\"\nedition = \"2021\"\n\
+                 links = \"{links}\"\nbuild = \"build.rs\"\n[workspace]\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(dir.join(sub).join("build.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(dir.join(sub).join("src/lib.rs"), "").unwrap();
+    }
+    std::fs::create_dir_all(dir.join("app/src")).unwrap();
+    std::fs::write(
+        dir.join("app/Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n\
+         [dependencies]\none = { package = \"splitsteal-core\", path = \"../one\" }\n\
+         two = { package = \"splitsteal-core\", path = \"../two\" }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("app/src/lib.rs"), "").unwrap();
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["generate-lockfile", "--offline"])
+        .current_dir(dir.join("app"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.status.success(), "two copies resolved: {stderr}");
+    assert!(
+        stderr.contains("links"),
+        "refused, but not for `links`: {stderr}"
+    );
+}
