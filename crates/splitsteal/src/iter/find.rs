@@ -18,7 +18,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::plumbing::{next_chunk, Consumer, Folder, Reducer, UnindexedConsumer, CHUNK};
+use super::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer, CHUNK};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 pub(super) fn find_any<I, P>(par_iter: I, predicate: &P) -> Option<I::Item>
@@ -173,8 +173,9 @@ struct FindAnyFolder<'p, P, T> {
 /// long to walk (rayon's octillion tests: `find_last` on `0..10^27u128`, a filter that
 /// rejects a whole half) ends only because other workers steal and split the pieces that
 /// hold the match, and its worker answers them only at pushes, pops and here. (A
-/// countdown in a `Cell`: `full` takes `&self`, and every loop over a piece, `filter`'s
-/// included, calls it per item.)
+/// countdown in a `Cell`, since `full` takes `&self`: adaptors that loop over a piece
+/// item by item, `filter` for one, call it per item; the searches' own `consume_iter`
+/// count down themselves.)
 struct Poll(Cell<usize>);
 
 impl Poll {
@@ -208,10 +209,10 @@ where
         self
     }
 
-    /// The piece as `Iterator::find` over chunks ([`next_chunk`]), stopping when another piece has
-    /// found a match: the folder's state stays in registers (the default loop moves
-    /// `self` through `consume` and `full` per item, which left `any`/`all` on a slice
-    /// about 30x slower than rayon at one thread). Thieves are served between chunks
+    /// The piece as one `Iterator::find`, stopping when another piece has found a match:
+    /// the folder's state stays in registers (the default loop moves `self` through
+    /// `consume` and `full` per item, which left `any`/`all` on a slice about 30x slower
+    /// than rayon at one thread). Every [`CHUNK`] items thieves are served
     /// ([`serve_thieves`](crate::serve_thieves)), so that under `lcws-poll` the pieces
     /// that would find a match can be stolen while this one searches.
     fn consume_iter<I>(mut self, iter: I) -> Self
@@ -222,20 +223,21 @@ where
             return self;
         }
         let (predicate, found) = (self.predicate, self.found);
-        let mut iter = iter.into_iter();
-        while let Some(chunk) = next_chunk(&mut iter) {
-            // Relaxed: as in `full`.
-            self.item = chunk
-                .take_while(|_| !found.load(Ordering::Relaxed))
-                .find(|item| predicate(item));
-            if self.item.is_some() {
-                found.store(true, Ordering::Relaxed);
-                break;
-            }
-            if found.load(Ordering::Relaxed) {
-                break;
-            }
-            crate::serve_thieves();
+        let mut countdown = CHUNK;
+        // Relaxed: as in `full`.
+        self.item = iter
+            .into_iter()
+            .take_while(|_| {
+                countdown -= 1;
+                if countdown == 0 {
+                    countdown = CHUNK;
+                    crate::serve_thieves();
+                }
+                !found.load(Ordering::Relaxed)
+            })
+            .find(|item| predicate(item));
+        if self.item.is_some() {
+            found.store(true, Ordering::Relaxed);
         }
         self
     }
@@ -400,6 +402,53 @@ where
                     }
                     // A later match in the same piece replaces an earlier one.
                     self.item = Some(item);
+                }
+            }
+        }
+        self
+    }
+
+    /// The piece as one `Iterator::find` (`find_first`) or one scan keeping the last match
+    /// (`find_last`), stopping once another piece has beaten this one, and serving thieves
+    /// every [`CHUNK`] items ([`serve_thieves`](crate::serve_thieves)): under `lcws-poll`
+    /// a `find_last` over a range too long to walk ends only because other workers keep
+    /// stealing and splitting the pieces after this one.
+    fn consume_iter<I>(mut self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = T>,
+    {
+        if self.side == Side::First && self.item.is_some() {
+            return self;
+        }
+        let (predicate, side, best, bound) = (self.predicate, self.side, self.best, self.bound);
+        let mut countdown = CHUNK;
+        let unbeaten = |_: &T| {
+            countdown -= 1;
+            if countdown == 0 {
+                countdown = CHUNK;
+                crate::serve_thieves();
+            }
+            !beaten(side, best, bound)
+        };
+        let mut matches = iter
+            .into_iter()
+            .take_while(unbeaten)
+            .filter(|x| predicate(x));
+        match side {
+            Side::First => {
+                if let Some(found) = matches.next() {
+                    best.fetch_min(bound, Ordering::Relaxed);
+                    self.item = Some(found);
+                }
+            }
+            // The first match is published at once (not at the end of the scan): the
+            // pieces before this one stop as soon as it exists.
+            Side::Last => {
+                for found in matches {
+                    if self.item.is_none() {
+                        best.fetch_max(bound, Ordering::Relaxed);
+                    }
+                    self.item = Some(found);
                 }
             }
         }

@@ -206,17 +206,6 @@ pub trait Folder<Item>: Sized {
 /// thief is waiting ([`serve_thieves`](crate::serve_thieves), which `lcws-poll` needs).
 pub(crate) const CHUNK: usize = 1024;
 
-/// The next at most [`CHUNK`] items of `iter`, or `None` once it has ended. Built from
-/// `std` adaptors (`once` + `chain` + `take` over `by_ref`), whose internal iteration
-/// reaches the base iterator's own `fold`: a slice piece is still folded in one tight loop.
-#[inline]
-pub(crate) fn next_chunk<I: Iterator>(
-    iter: &mut I,
-) -> Option<std::iter::Chain<std::iter::Once<I::Item>, std::iter::Take<&mut I>>> {
-    let first = iter.next()?;
-    Some(std::iter::once(first).chain(iter.take(CHUNK - 1)))
-}
-
 /// Combines the results of two adjacent pieces, `left` before `right`.
 pub trait Reducer<Result> {
     /// The combined result.
