@@ -98,7 +98,7 @@ pub use pool::{
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
 pub use spawn::{spawn, spawn_fifo};
 pub use stats::{Stats, SyncCounts};
-pub use yielding::{serve_thieves, yield_local, yield_now, Yield};
+pub use yielding::{serve_thieves, serve_thieves_needed, yield_local, yield_now, Yield};
 
 /// Task proxies currently allocated by `hybrid` pools, process-wide (a leak check for
 /// splitsteal's own tests; zero whenever every pool is idle). Only with the

@@ -386,6 +386,17 @@ impl WorkerThread {
         }
     }
 
+    /// Whether some thief asks this worker for work by polling (answered only at pushes,
+    /// pops and `serve_thieves`): under `lcws-poll`, and under the signal policies in a
+    /// pool whose borrowed worker 0 polls when it steals (`use_current_thread`).
+    pub(crate) fn thieves_poll(&self) -> bool {
+        match self.asking {
+            Asking::Poll => true,
+            Asking::Signal { .. } => self.registry.config.use_current_thread,
+            Asking::Never => false,
+        }
+    }
+
     /// Whether a thief or a sleeper wants something from this worker: one plain load
     /// (checked after a push, and under `lcws-poll` before a pop).
     #[inline(always)]

@@ -136,3 +136,23 @@ pub fn serve_thieves() {
         }
     }
 }
+
+/// Whether the calling worker's pending tasks reach its thieves only when it pushes, pops
+/// or calls [`serve_thieves`]: under `lcws-poll`, and in a pool with a
+/// `use_current_thread` worker (which asks by polling when it steals). `false` outside a
+/// pool. Loops that call `serve_thieves` can ask once, before they start, and run without
+/// the calls otherwise (the parallel iterators' searches do).
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use splitsteal::{Policy, ThreadPoolBuilder};
+///
+/// let polled = ThreadPoolBuilder::new().policy(Policy::LcwsPoll).build().unwrap();
+/// assert!(polled.install(splitsteal::serve_thieves_needed));
+/// let signalled = ThreadPoolBuilder::new().policy(Policy::LcwsSignal).build().unwrap();
+/// assert!(!signalled.install(splitsteal::serve_thieves_needed));
+/// assert!(!splitsteal::serve_thieves_needed()); // not on a worker
+/// ```
+pub fn serve_thieves_needed() -> bool {
+    WorkerThread::current_ref().is_some_and(WorkerThread::thieves_poll)
+}

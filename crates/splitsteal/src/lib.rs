@@ -51,9 +51,9 @@ pub use par::current::{par_for, par_for_grain};
 pub use splitsteal_core::{
     broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,
     default_signal, deque, fork, in_place_scope, in_place_scope_fifo, join, join_context, latency,
-    max_num_threads, policy, pool, scope, scope_fifo, serve_thieves, spawn, spawn_broadcast,
-    spawn_fifo, stats, yield_local, yield_now, BroadcastContext, BuildError, Current, FnContext,
-    ForkJoin, Mailing, ParsePolicyError, Policy, Scope, ScopeFifo, Serial, StartLatencies, Stats,
-    SyncCounts, TaskStart, ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
-    Yield,
+    max_num_threads, policy, pool, scope, scope_fifo, serve_thieves, serve_thieves_needed, spawn,
+    spawn_broadcast, spawn_fifo, stats, yield_local, yield_now, BroadcastContext, BuildError,
+    Current, FnContext, ForkJoin, Mailing, ParsePolicyError, Policy, Scope, ScopeFifo, Serial,
+    StartLatencies, Stats, SyncCounts, TaskStart, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
+    ThreadPoolBuilder, Yield,
 };

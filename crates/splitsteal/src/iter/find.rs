@@ -212,9 +212,10 @@ where
     /// The piece as one `Iterator::find`, stopping when another piece has found a match:
     /// the folder's state stays in registers (the default loop moves `self` through
     /// `consume` and `full` per item, which left `any`/`all` on a slice about 30x slower
-    /// than rayon at one thread). Every [`CHUNK`] items thieves are served
-    /// ([`serve_thieves`](crate::serve_thieves)), so that under `lcws-poll` the pieces
-    /// that would find a match can be stolen while this one searches.
+    /// than rayon at one thread). Where thieves poll (`lcws-poll`), every [`CHUNK`] items
+    /// they are served ([`serve_thieves`](crate::serve_thieves)), so that the pieces that
+    /// would find a match can be stolen while this one searches; elsewhere the loop is
+    /// rayon's, without the countdown (which cost a cheap predicate's loop 2x).
     fn consume_iter<I>(mut self, iter: I) -> Self
     where
         I: IntoIterator<Item = T>,
@@ -223,19 +224,23 @@ where
             return self;
         }
         let (predicate, found) = (self.predicate, self.found);
-        let mut countdown = CHUNK;
+        let iter = iter.into_iter();
         // Relaxed: as in `full`.
-        self.item = iter
-            .into_iter()
-            .take_while(|_| {
+        let live = |_: &T| !found.load(Ordering::Relaxed);
+        self.item = if crate::serve_thieves_needed() {
+            let mut countdown = CHUNK;
+            iter.take_while(|item| {
                 countdown -= 1;
                 if countdown == 0 {
                     countdown = CHUNK;
                     crate::serve_thieves();
                 }
-                !found.load(Ordering::Relaxed)
+                live(item)
             })
-            .find(|item| predicate(item));
+            .find(|item| predicate(item))
+        } else {
+            iter.take_while(live).find(|item| predicate(item))
+        };
         if self.item.is_some() {
             found.store(true, Ordering::Relaxed);
         }
@@ -295,6 +300,7 @@ impl<'p, P> FindInOrderConsumer<'p, P> {
 
 /// Whether a piece with bound `bound` cannot hold the wanted match, given the best bound
 /// published so far.
+#[inline(always)]
 fn beaten(side: Side, best: &AtomicUsize, bound: usize) -> bool {
     // Relaxed: a stale value only delays the stop; the reducers decide the result.
     let best = best.load(Ordering::Relaxed);
@@ -409,11 +415,12 @@ where
     }
 
     /// The piece as one `Iterator::find` (`find_first`) or one scan keeping the last match
-    /// (`find_last`), stopping once another piece has beaten this one, and serving thieves
-    /// every [`CHUNK`] items ([`serve_thieves`](crate::serve_thieves)): under `lcws-poll`
-    /// a `find_last` over a range too long to walk ends only because other workers keep
-    /// stealing and splitting the pieces after this one.
-    fn consume_iter<I>(mut self, iter: I) -> Self
+    /// (`find_last`), stopping once another piece has beaten this one. Where thieves poll
+    /// (`lcws-poll`) it serves them every [`CHUNK`] items
+    /// ([`serve_thieves`](crate::serve_thieves)): a `find_last` over a range too long to
+    /// walk ends only because other workers keep stealing and splitting the pieces after
+    /// this one.
+    fn consume_iter<I>(self, iter: I) -> Self
     where
         I: IntoIterator<Item = T>,
     {
@@ -421,19 +428,39 @@ where
             return self;
         }
         let (predicate, side, best, bound) = (self.predicate, self.side, self.best, self.bound);
-        let mut countdown = CHUNK;
-        let unbeaten = |_: &T| {
-            countdown -= 1;
-            if countdown == 0 {
-                countdown = CHUNK;
-                crate::serve_thieves();
-            }
-            !beaten(side, best, bound)
-        };
-        let mut matches = iter
-            .into_iter()
-            .take_while(unbeaten)
-            .filter(|x| predicate(x));
+        let iter = iter.into_iter();
+        if crate::serve_thieves_needed() {
+            let mut countdown = CHUNK;
+            let unbeaten = |_: &T| {
+                countdown -= 1;
+                if countdown == 0 {
+                    countdown = CHUNK;
+                    crate::serve_thieves();
+                }
+                !beaten(side, best, bound)
+            };
+            self.scan(iter.take_while(unbeaten).filter(|x| predicate(x)))
+        } else {
+            let unbeaten = |_: &T| !beaten(side, best, bound);
+            self.scan(iter.take_while(unbeaten).filter(|x| predicate(x)))
+        }
+    }
+
+    fn complete(self) -> Option<T> {
+        self.item
+    }
+
+    fn full(&self) -> bool {
+        self.polls.tick();
+        (self.side == Side::First && self.item.is_some())
+            || beaten(self.side, self.best, self.bound)
+    }
+}
+
+impl<T, P> FindInOrderFolder<'_, P, T> {
+    /// Takes the piece's matches, `matches`, as `find_first` or `find_last` wants them.
+    fn scan(mut self, mut matches: impl Iterator<Item = T>) -> Self {
+        let (side, best, bound) = (self.side, self.best, self.bound);
         match side {
             Side::First => {
                 if let Some(found) = matches.next() {
@@ -453,16 +480,6 @@ where
             }
         }
         self
-    }
-
-    fn complete(self) -> Option<T> {
-        self.item
-    }
-
-    fn full(&self) -> bool {
-        self.polls.tick();
-        (self.side == Side::First && self.item.is_some())
-            || beaten(self.side, self.best, self.bound)
     }
 }
 
