@@ -51,8 +51,8 @@ pub(crate) enum LocalDeque {
 ///
 /// `repr(C)`: the deque first, so that rustc puts it at the same offset in the enum as in
 /// the plain variant of its kind (what rustc does, not a language guarantee: only the
-/// generated code depends on it). The plain and mailing paths of a `join` can then share
-/// one deque address instead of carrying a second pointer through the hot path.
+/// generated code depends on it). The out-of-line `push` and `take` then serve a plain
+/// deque and its `Mailing*` twin with one arm's code.
 #[repr(C)]
 pub(crate) struct Mailed<D> {
     deque: UnsafeCell<D>,

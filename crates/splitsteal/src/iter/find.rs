@@ -176,22 +176,43 @@ struct FindAnyFolder<'p, P, T> {
 /// countdown in a `Cell`, since `full` takes `&self`: adaptors that loop over a piece
 /// item by item, `filter` for one, call it per item; the searches' own `consume_iter`
 /// count down themselves.)
-struct Poll(Cell<usize>);
+///
+/// `None` where thieves do not poll ([`serve_thieves_needed`](crate::serve_thieves_needed)
+/// is asked once per piece): there `full()` stays a plain load, and the folder can stay
+/// in registers (a `Cell` written per item put it in memory: a `filter(..).find_first(..)`
+/// loop ran 1.35x rayon's time).
+struct Poll(Option<Cell<usize>>);
 
 impl Poll {
     fn new() -> Poll {
-        Poll(Cell::new(CHUNK))
+        Poll(crate::serve_thieves_needed().then(|| Cell::new(CHUNK)))
     }
 
     #[inline]
     fn tick(&self) {
-        let left = self.0.get() - 1;
-        if left == 0 {
-            crate::serve_thieves();
-            self.0.set(CHUNK);
-        } else {
-            self.0.set(left);
+        if let Some(left) = &self.0 {
+            match left.get() - 1 {
+                0 => {
+                    crate::serve_thieves();
+                    left.set(CHUNK);
+                }
+                n => left.set(n),
+            }
         }
+    }
+}
+
+/// `live`, counting down to a [`serve_thieves`](crate::serve_thieves) call every
+/// [`CHUNK`] items: what the searches' own loops look at per item where thieves poll.
+fn serving_thieves<T>(mut live: impl FnMut(&T) -> bool) -> impl FnMut(&T) -> bool {
+    let mut countdown = CHUNK;
+    move |item| {
+        countdown -= 1;
+        if countdown == 0 {
+            countdown = CHUNK;
+            crate::serve_thieves();
+        }
+        live(item)
     }
 }
 
@@ -228,16 +249,8 @@ where
         // Relaxed: as in `full`.
         let live = |_: &T| !found.load(Ordering::Relaxed);
         self.item = if crate::serve_thieves_needed() {
-            let mut countdown = CHUNK;
-            iter.take_while(|item| {
-                countdown -= 1;
-                if countdown == 0 {
-                    countdown = CHUNK;
-                    crate::serve_thieves();
-                }
-                live(item)
-            })
-            .find(|item| predicate(item))
+            iter.take_while(serving_thieves(live))
+                .find(|item| predicate(item))
         } else {
             iter.take_while(live).find(|item| predicate(item))
         };
@@ -429,19 +442,13 @@ where
         }
         let (predicate, side, best, bound) = (self.predicate, self.side, self.best, self.bound);
         let iter = iter.into_iter();
+        let unbeaten = |_: &T| !beaten(side, best, bound);
         if crate::serve_thieves_needed() {
-            let mut countdown = CHUNK;
-            let unbeaten = |_: &T| {
-                countdown -= 1;
-                if countdown == 0 {
-                    countdown = CHUNK;
-                    crate::serve_thieves();
-                }
-                !beaten(side, best, bound)
-            };
-            self.scan(iter.take_while(unbeaten).filter(|x| predicate(x)))
+            self.scan(
+                iter.take_while(serving_thieves(unbeaten))
+                    .filter(|x| predicate(x)),
+            )
         } else {
-            let unbeaten = |_: &T| !beaten(side, best, bound);
             self.scan(iter.take_while(unbeaten).filter(|x| predicate(x)))
         }
     }
