@@ -253,11 +253,9 @@ pub(crate) unsafe fn finish_mailed(
     latch: &JoinLatch<'_>,
     popped: Option<JobRef>,
 ) {
-    // SAFETY: marked by `mail_fork`, by the caller's guarantee.
-    let (proxy, range) = unsafe { latch.mailed() };
-    if let Some(h) = worker.deque.hybrid() {
-        h.range.set(range);
-    }
+    // SAFETY (both): marked by `mail_fork`, by the caller's guarantee.
+    unsafe { restore_range(worker, latch) };
+    let (proxy, _) = unsafe { latch.mailed() };
     if !worker.pop_until(Proxy::job_ref(proxy), latch, popped) {
         return;
     }
@@ -280,12 +278,13 @@ pub(crate) unsafe fn finish_mailed(
     }
 }
 
-/// A join's first closure panicked after [`mail_fork`]: restores the task's range; the
-/// joiner then waits on the job's latch (its wait loop claims the proxy if it pops it).
+/// Gives the joiner's task back the range it had before [`mail_fork`] cut it down: after
+/// the first closure (`finish_mailed`), or when it panicked (the joiner then waits on the
+/// job's latch; its wait loop claims the proxy if it pops it).
 ///
 /// # Safety
 /// As for [`finish_mailed`].
-pub(crate) unsafe fn unwind_mailed(worker: &WorkerThread, latch: &JoinLatch<'_>) {
+pub(crate) unsafe fn restore_range(worker: &WorkerThread, latch: &JoinLatch<'_>) {
     // SAFETY: forwarded from the caller.
     let (_, range) = unsafe { latch.mailed() };
     if let Some(h) = worker.deque.hybrid() {

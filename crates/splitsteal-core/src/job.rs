@@ -210,7 +210,7 @@ unsafe fn settle_after_panic(worker: &WorkerThread, job: JobRef, latch: &JoinLat
         // Never published: run it here (`a` panicked; `b` still runs, as in `join`).
         Unpushed::Full => worker.execute(job),
         // SAFETY: marked `Mailed` by `mail_fork` (the caller's guarantee).
-        Unpushed::Mailed => unsafe { crate::hybrid::unwind_mailed(worker, latch) },
+        Unpushed::Mailed => unsafe { crate::hybrid::restore_range(worker, latch) },
     }
     worker.wait_until(latch);
 }

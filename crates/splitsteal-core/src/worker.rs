@@ -489,9 +489,12 @@ impl WorkerThread {
             Unpushed::Full => {
                 // `ours` was never published, and `popped` is older work: put it back
                 // where it was (its slot is free again) and run `ours` through its job.
+                // (The slot it left is free, so the push succeeds; were it ever refused,
+                // running the job here would still lose nothing.)
                 if let Some(job) = popped {
-                    let pushed = self.push(job);
-                    debug_assert!(pushed, "a slot just popped is free");
+                    if !self.push(job) {
+                        self.execute(job);
+                    }
                 }
                 self.execute(ours);
                 return false;
@@ -684,6 +687,8 @@ impl WorkerThread {
         if now.saturating_sub(sent_at) < overdue_after(info) {
             return;
         }
+        // Counted as every scheduler read-modify-write is (the CAS, and `rearms` below).
+        count_rmw(Side::Scheduler);
         // Relaxed: elects the thief that follows up; nothing is published through it.
         if info
             .signal_sent_at
@@ -692,6 +697,7 @@ impl WorkerThread {
         {
             return;
         }
+        count_rmw(Side::Scheduler);
         // Relaxed: a hint (see `overdue_after`).
         info.rearms.fetch_add(1, Ordering::Relaxed);
         self.post_poll_request(info);
