@@ -775,7 +775,7 @@ fn min_stack_note() -> String {
 }
 
 /// The most threads a forte cell takes here (one static pool per thread count).
-pub const FORTE_MAX_THREADS: usize = 8;
+pub const FORTE_MAX_THREADS: usize = 16;
 
 /// forte's pools, `'static` by forte's API: `FORTE[t - 1]` has `t - 1` managed workers
 /// (and the caller), made the first time a `t`-thread forte cell is built and kept for the
