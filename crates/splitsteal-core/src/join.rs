@@ -52,7 +52,23 @@ where
         return join_outside(a, b);
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
-    join_on(unsafe { &*worker }, |_| a(), |_| b())
+    join_on(unsafe { &*worker }, ignoring_worker(a), ignoring_worker(b))
+}
+
+/// `f` as a closure of [`join_on`], which passes the worker it runs on.
+///
+/// The wrappers of a join's closures are built by functions generic over the one closure
+/// they wrap, never written inline in `join`: a closure's type carries every type
+/// parameter of the function it is written in, so `|_| a()` inside `join` would name `B`
+/// as well as `A`. Through the layers of a join (`ForkJoin::join`, `join`, `join_on`,
+/// the `catch_unwind`), each layer would then double the length of the type's name, and a
+/// recursive sort's debug info held names of 25 KB, two thirds of a user's debug binary.
+#[inline(always)]
+pub(crate) fn ignoring_worker<F, R>(f: F) -> impl FnOnce(&WorkerThread) -> R + Send
+where
+    F: FnOnce() -> R + Send,
+{
+    move |_| f()
 }
 
 /// [`join`] on a thread that is no pool's current worker: on its borrowed worker if it has
@@ -163,9 +179,32 @@ where
     let joiner = worker.index;
     join_on(
         worker,
-        move |_| a(FnContext::new(outside)),
-        move |runner| b(FnContext::new(outside || runner.index != joiner)),
+        with_context(a, outside),
+        with_runners_context(b, outside, joiner),
     )
+}
+
+/// `a` of [`join_context`], which runs where it was called (one closure type per
+/// wrapper: see [`ignoring_worker`]).
+#[inline(always)]
+fn with_context<F, R>(f: F, migrated: bool) -> impl FnOnce(&WorkerThread) -> R + Send
+where
+    F: FnOnce(FnContext) -> R + Send,
+{
+    move |_| f(FnContext::new(migrated))
+}
+
+/// `b` of [`join_context`], migrated when a worker other than the `joiner` runs it.
+#[inline(always)]
+fn with_runners_context<F, R>(
+    f: F,
+    outside: bool,
+    joiner: usize,
+) -> impl FnOnce(&WorkerThread) -> R + Send
+where
+    F: FnOnce(FnContext) -> R + Send,
+{
+    move |runner| f(FnContext::new(outside || runner.index != joiner))
 }
 
 /// `join` on the calling thread's worker: the real fork. Push `b`, run `a`, take `b` back
@@ -195,7 +234,7 @@ where
         unpushed => fork_unpushed(worker, unpushed, job_b_ref, &job_b.latch),
     }
 
-    let ra = match panic::catch_unwind(AssertUnwindSafe(|| a(worker))) {
+    let ra = match call_catching(a, worker) {
         Ok(ra) => ra,
         // SAFETY: `job_b` is this join's.
         Err(payload) => unsafe { job_b.unwind_after_a(worker, payload) },
@@ -213,6 +252,16 @@ where
         // or run by one of its cold paths) and the latch is set.
         (ra, unsafe { job_b.into_result() })
     }
+}
+
+/// Runs `a` of a join, catching its panic (a function generic over `a` alone, for the
+/// reason given at [`ignoring_worker`]).
+#[inline(always)]
+fn call_catching<A, RA>(a: A, worker: &WorkerThread) -> std::thread::Result<RA>
+where
+    A: FnOnce(&WorkerThread) -> RA,
+{
+    panic::catch_unwind(AssertUnwindSafe(move || a(worker)))
 }
 
 /// A join whose second job the deque did not take (`fork`): `hybrid` mails it

@@ -21,7 +21,7 @@ use crate::plan::{MailPlan, Plan};
 use crate::registry::{Config, Registry};
 use crate::stats::Stats;
 use crate::worker::{main_loop, WorkerThread};
-use crate::{exposure, Policy};
+use crate::{exposure, join, Policy};
 
 /// The environment variable that sets a pool's number of threads when
 /// [`ThreadPoolBuilder::num_threads`] is not called (or is given 0); `0` means one per
@@ -1140,8 +1140,10 @@ impl ThreadPool {
         RA: Send,
         RB: Send,
     {
-        self.registry
-            .in_worker(|worker| crate::join::join_on(worker, |_| a(), |_| b()))
+        self.registry.in_worker(|worker| {
+            let (a, b) = (join::ignoring_worker(a), join::ignoring_worker(b));
+            join::join_on(worker, a, b)
+        })
     }
 
     /// The number of worker threads.
@@ -1343,6 +1345,16 @@ pub fn current_thread_has_pending_tasks() -> Option<bool> {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Current;
 
+/// `f` as a closure of [`join`](crate::join::join), given the `Current` context (a
+/// function generic over `f` alone: see `join::ignoring_worker`).
+#[inline(always)]
+fn on_current<F, R>(f: F) -> impl FnOnce() -> R + Send
+where
+    F: FnOnce(&mut Current) -> R + Send,
+{
+    move || f(&mut Current)
+}
+
 impl ForkJoin for Current {
     #[inline(always)]
     fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
@@ -1352,7 +1364,7 @@ impl ForkJoin for Current {
         RA: Send,
         RB: Send,
     {
-        crate::join::join(|| a(&mut Current), || b(&mut Current))
+        crate::join::join(on_current(a), on_current(b))
     }
 
     fn num_threads(&self) -> usize {

@@ -273,18 +273,25 @@ where
         fix_a: Some(fix_a),
         fix_b: Some(fix_b),
     };
-    ctx.join(
-        |c| {
-            sa.store(true, AtomicOrdering::Relaxed);
-            a(c)
-        },
-        |c| {
-            sb.store(true, AtomicOrdering::Relaxed);
-            b(c)
-        },
-    );
+    ctx.join(marking_start(&sa, a), marking_start(&sb, b));
     // Both branches ran to completion: nothing to fix.
     mem::forget(fix);
+}
+
+/// `f`, setting `started` when it starts. A function generic over `f` alone: a closure
+/// written in `join_or_fix` would carry all five of its type parameters, and the join's
+/// layers of wrappers would multiply the length of its type's name (see
+/// `splitsteal_core`'s `join::ignoring_worker`).
+#[inline(always)]
+fn marking_start<'a, C, F>(started: &'a AtomicBool, f: F) -> impl FnOnce(&mut C) + Send + 'a
+where
+    F: FnOnce(&mut C) + Send + 'a,
+{
+    move |c| {
+        // Relaxed: the join's completion synchronizes with the branches.
+        started.store(true, AtomicOrdering::Relaxed);
+        f(c)
+    }
 }
 
 /// Copies `len` elements from `src` to `dst` when dropped, normally or while unwinding.
