@@ -112,7 +112,9 @@ pub(crate) struct StackJob<L, F, R> {
     header: JobHeader,
     pub(crate) latch: L,
     func: UnsafeCell<ManuallyDrop<F>>,
-    result: UnsafeCell<MaybeUninit<JobResult<R>>>,
+    /// Read by `join` through [`take_result`] and [`unwind_after_a`], which are generic
+    /// over the result type alone (joins returning the same type share their code).
+    pub(crate) result: UnsafeCell<MaybeUninit<JobResult<R>>>,
 }
 
 impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> {
@@ -167,37 +169,48 @@ impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> 
     /// # Safety
     /// The latch was observed set (so `execute` wrote the result).
     pub(crate) unsafe fn into_result(self) -> R {
-        // SAFETY: written by `execute` before it set the latch, by the caller's guarantee.
-        unsafe { self.result.into_inner().assume_init() }.into_return_value()
+        // SAFETY: forwarded from the caller; `self` is consumed, so it is read once.
+        unsafe { take_result(&self.result) }
     }
 }
 
-impl<F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<JoinLatch<'_>, F, R> {
-    /// `join`'s first closure panicked with `payload`: runs this job here if it was never
-    /// published, else waits for it (still in the deque, where the wait loop pops and runs
-    /// it, or with a thief: nothing may point into the joiner's frame once it unwinds),
-    /// drops the job's outcome and resumes the panic.
-    ///
-    /// # Safety
-    /// This is the join's second job; `worker` is the joiner.
-    #[cold]
-    #[inline(never)]
-    pub(crate) unsafe fn unwind_after_a(
-        &self,
-        worker: &WorkerThread,
-        payload: Box<dyn Any + Send>,
-    ) -> ! {
-        // SAFETY: forwarded from the caller.
-        unsafe { settle_after_panic(worker, self.as_job_ref(), &self.latch) };
-        // SAFETY: the latch is set, so `execute` wrote the result, and nothing reads it
-        // again (`a`'s panic wins; the job itself is dropped with the joiner's frame, and
-        // its result field is `MaybeUninit`, never dropped on its own).
-        drop(unsafe { (*self.result.get()).assume_init_read() });
-        panic::resume_unwind(payload);
-    }
+/// The result a job's `execute` wrote (or its panic, resumed).
+///
+/// # Safety
+/// `execute` wrote the result (its latch was observed set), and nothing reads it again.
+pub(crate) unsafe fn take_result<R>(result: &UnsafeCell<MaybeUninit<JobResult<R>>>) -> R {
+    // SAFETY: by the caller's guarantee.
+    unsafe { (*result.get()).assume_init_read() }.into_return_value()
 }
 
-/// The non-generic part of [`StackJob::unwind_after_a`]: returns once `job` (the join's
+/// `join`'s first closure panicked with `payload`: runs its second job (`job`, whose latch
+/// is `latch` and result slot `result`) here if it was never published, else waits for it
+/// (still in the deque, where the wait loop pops and runs it, or with a thief: nothing may
+/// point into the joiner's frame once it unwinds), drops the job's outcome and resumes the
+/// panic. Generic over the result type alone, as [`take_result`].
+///
+/// # Safety
+/// `job` is the join's second job, `latch` and `result` its own; `worker` is the joiner.
+#[cold]
+#[inline(never)]
+pub(crate) unsafe fn unwind_after_a<R>(
+    worker: &WorkerThread,
+    job: JobRef,
+    latch: &JoinLatch<'_>,
+    result: &UnsafeCell<MaybeUninit<JobResult<R>>>,
+    payload: Box<dyn Any + Send>,
+) -> ! {
+    // SAFETY: forwarded from the caller.
+    unsafe { settle_after_panic(worker, job, latch) };
+    // SAFETY: the latch is set, so `execute` wrote the result, and nothing reads it
+    // again (`a`'s panic wins, so a panic of `b` is dropped here, not resumed; the job
+    // itself is dropped with the joiner's frame, and its result field is `MaybeUninit`,
+    // never dropped on its own).
+    drop(unsafe { (*result.get()).assume_init_read() });
+    panic::resume_unwind(payload);
+}
+
+/// The non-generic part of [`unwind_after_a`]: returns once `job` (the join's
 /// second job, whose latch is `latch`) has run, here or elsewhere.
 ///
 /// # Safety

@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::hybrid;
-use crate::job::{JobRef, StackJob};
+use crate::job::{self, JobRef, StackJob};
 use crate::latch::JoinLatch;
 use crate::local::Fork;
 use crate::worker::{Entered, WorkerThread};
@@ -74,7 +74,8 @@ where
 /// [`join`] on a thread that is no pool's current worker: on its borrowed worker if it has
 /// one (`use_current_thread`), else on the global pool. Either way it calls [`join`] again
 /// where a worker is current, so the closures' code is compiled once, in `join` itself,
-/// and the injection into the global pool is type-erased (`Registry::in_worker_dyn`).
+/// and finding the worker and injecting into the global pool are compiled once, in
+/// [`run_outside`].
 #[cold]
 fn join_outside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
@@ -83,17 +84,30 @@ where
     RA: Send,
     RB: Send,
 {
-    if let Some(_entered) = Entered::borrowed() {
-        return join(a, b);
-    }
     let mut ops = Some((a, b));
     let mut out = None;
-    crate::pool::global_registry().in_worker_dyn(&mut |_| {
+    run_outside(&mut |_, _| {
         if let Some((a, b)) = ops.take() {
             out = Some(join(a, b));
         }
     });
-    out.expect("in_worker runs its operation once")
+    out.expect("run_outside runs its operation once")
+}
+
+/// Runs `op` once where a worker is current, for a join called outside any pool: on the
+/// calling thread's borrowed worker (`use_current_thread`; `op`'s flag false), else on a
+/// worker of the global pool (flag true: the operation migrated). Type-erased, so the
+/// generic callers' cold paths hold no copy of it.
+#[cold]
+#[inline(never)]
+fn run_outside(op: &mut (dyn FnMut(&WorkerThread, bool) + Send)) {
+    if let Some(_entered) = Entered::borrowed() {
+        // SAFETY: entering the borrowed worker made it this thread's current worker, alive
+        // until `_entered` is dropped.
+        op(unsafe { &*WorkerThread::current() }, false);
+        return;
+    }
+    crate::pool::global_registry().in_worker_dyn(&mut |worker| op(worker, true));
 }
 
 /// What a closure of [`join_context`] learns about where it runs.
@@ -145,23 +159,30 @@ where
 {
     let worker = WorkerThread::current();
     if worker.is_null() {
-        if let Some(_entered) = Entered::borrowed() {
-            // This thread's borrowed worker (`use_current_thread`): a worker's join.
-            return join_context(a, b);
-        }
-        // Both closures run on a worker of the global pool: both migrated. (Type-erased,
-        // as in `join_outside`.)
-        let mut ops = Some((a, b));
-        let mut out = None;
-        crate::pool::global_registry().in_worker_dyn(&mut |worker| {
-            if let Some((a, b)) = ops.take() {
-                out = Some(join_context_on(worker, a, b, true));
-            }
-        });
-        return out.expect("in_worker runs its operation once");
+        return join_context_outside(a, b);
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
     join_context_on(unsafe { &*worker }, a, b, false)
+}
+
+/// [`join_context`] outside any pool: on the thread's borrowed worker (a worker's join, as
+/// inside the pool), else on a worker of the global pool, where both closures migrated.
+#[cold]
+fn join_context_outside<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let mut ops = Some((a, b));
+    let mut out = None;
+    run_outside(&mut |worker, migrated| {
+        if let Some((a, b)) = ops.take() {
+            out = Some(join_context_on(worker, a, b, migrated));
+        }
+    });
+    out.expect("run_outside runs its operation once")
 }
 
 /// [`join_context`] on `worker`; `outside` when the caller is not on that worker's thread
@@ -237,7 +258,9 @@ where
     let ra = match call_catching(a, worker) {
         Ok(ra) => ra,
         // SAFETY: `job_b` is this join's.
-        Err(payload) => unsafe { job_b.unwind_after_a(worker, payload) },
+        Err(payload) => unsafe {
+            job::unwind_after_a(worker, job_b_ref, &job_b.latch, &job_b.result, payload)
+        },
     };
 
     // The common case: `b` is where we left it and comes back at the first pop.
@@ -250,7 +273,7 @@ where
     } else {
         // SAFETY: `take_back` returns `false` only once `b` ran through its job (stolen,
         // or run by one of its cold paths) and the latch is set.
-        (ra, unsafe { job_b.into_result() })
+        (ra, unsafe { job::take_result(&job_b.result) })
     }
 }
 

@@ -37,6 +37,18 @@ fn panics_propagate_after_both_sides_and_the_pool_stays_usable() {
         assert_eq!(msg, "boom in a", "{policy}");
         assert!(b_done.load(Ordering::SeqCst), "{policy}: b did not finish");
 
+        // Both panic: `a`'s panic arrives and `b`'s is dropped, as in rayon.
+        let r = quiet(|| {
+            pool.install(|| {
+                splitsteal_core::join(
+                    || -> u64 { panic!("boom in a") },
+                    || -> u64 { panic!("boom in b") },
+                )
+            })
+        });
+        let msg = r.unwrap_err().downcast::<&str>().map(|b| *b).unwrap_or("?");
+        assert_eq!(msg, "boom in a", "{policy}: both panicked");
+
         // Panic in `b`, deep in a fork tree.
         let a_done = AtomicBool::new(false);
         let r = quiet(|| {
