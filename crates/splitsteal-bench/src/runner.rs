@@ -163,24 +163,45 @@ pub fn progress_line(
 /// would otherwise hang the suite). Results measured so far are written first.
 #[derive(Clone)]
 pub struct Watchdog {
-    current: Arc<Mutex<Option<(Instant, String)>>>,
+    /// The run in progress: its start, its label, and whether it was reported slow.
+    current: Arc<Mutex<Option<(Instant, String, bool)>>>,
 }
+
+/// A run longer than this is named on stderr while it goes on (once).
+const SLOW_RUN: Duration = Duration::from_secs(10);
 
 impl Watchdog {
     /// Starts the watchdog thread; `on_timeout` runs (once, given what hung) before the
     /// process exits with [`Exit::Timeout`].
     pub fn start(timeout: Duration, on_timeout: impl Fn(String) + Send + 'static) -> Watchdog {
-        let current: Arc<Mutex<Option<(Instant, String)>>> = Arc::new(Mutex::new(None));
+        let current: Arc<Mutex<Option<(Instant, String, bool)>>> = Arc::new(Mutex::new(None));
         let c = current.clone();
         thread::Builder::new()
             .name("bench-watchdog".into())
             .spawn(move || loop {
                 thread::sleep(Duration::from_millis(500));
-                let stuck = c.lock().ok().and_then(|g| {
-                    g.as_ref()
-                        .filter(|(t, _)| t.elapsed() > timeout)
-                        .map(|(_, l)| l.clone())
-                });
+                let (stuck, slow) = c
+                    .lock()
+                    .ok()
+                    .and_then(|mut g| {
+                        let (started, label, noted) = g.as_mut()?;
+                        let age = started.elapsed();
+                        let stuck = (age > timeout).then(|| label.clone());
+                        // Said once per run, so a run stopped from outside (a shell's
+                        // `timeout`, Ctrl-C) has named the cell that was taking long.
+                        let slow = (age > SLOW_RUN && !*noted).then(|| {
+                            *noted = true;
+                            label.clone()
+                        });
+                        Some((stuck, slow))
+                    })
+                    .unwrap_or((None, None));
+                if let Some(label) = slow {
+                    tell!(
+                        "\nnote: {label} has been running for over {} s",
+                        SLOW_RUN.as_secs()
+                    );
+                }
                 if let Some(label) = stuck {
                     let why = format!(
                         "{label} has not finished after {} s (--timeout)",
@@ -205,7 +226,7 @@ impl Watchdog {
     /// Marks the start of a run.
     pub fn begin(&self, label: String) {
         if let Ok(mut g) = self.current.lock() {
-            *g = Some((Instant::now(), label));
+            *g = Some((Instant::now(), label, false));
         }
     }
 
