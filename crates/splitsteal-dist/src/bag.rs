@@ -459,7 +459,14 @@ mod tests {
         assert_eq!(run.steals, 0, "nothing can be stolen");
         // Two runs in a row on the same world (epochs keep them apart), the spin unit too.
         let res = in_process(3, false, |ep| {
-            let a = lead(ep, 1, &BagParams { work: 500, ..params });
+            let a = lead(
+                ep,
+                1,
+                &BagParams {
+                    work: 500,
+                    ..params
+                },
+            );
             let b = lead(
                 ep,
                 2,

@@ -64,8 +64,8 @@ impl Transport for Mpi {
         self.world.process_at_rank(to as i32).send(data);
     }
     fn try_recv(&self) -> Option<Packet> {
-        let (msg, status) = self.world.any_process().immediate_matched_probe()?;
-        let (data, _) = msg.matched_receive_vec::<u64>();
+        let probed = self.world.any_process().immediate_matched_probe()?;
+        let (data, status) = probed.matched_receive_vec::<u64>();
         Some(Packet {
             from: status.source_rank() as usize,
             data,

@@ -343,7 +343,10 @@ mod tests {
         let first = b.next(deadline).unwrap();
         assert_eq!(first.kind, kind::DONE, "control messages are not held");
         let second = b.next(deadline).unwrap();
-        assert_eq!((second.kind, second.payload.clone()), (kind::REQUEST, vec![7]));
+        assert_eq!(
+            (second.kind, second.payload.clone()),
+            (kind::REQUEST, vec![7])
+        );
         assert!(
             b.min_delay_ns >= lambda,
             "handled {} ns after its send, λ = {lambda} ns",

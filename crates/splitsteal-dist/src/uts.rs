@@ -320,7 +320,11 @@ fn run_rank<T: Transport + ?Sized>(
                 kind::REFUSE => outstanding = false,
                 kind::PROBE if me != 0 => {
                     let passive = stack.is_empty() as u64;
-                    ep.send(0, kind::PROBE_REPLY, &[m.payload[0], passive, sent, received]);
+                    ep.send(
+                        0,
+                        kind::PROBE_REPLY,
+                        &[m.payload[0], passive, sent, received],
+                    );
                 }
                 kind::PROBE_REPLY if me == 0 => {
                     if let (Some(w), [id, passive, s, r]) = (&mut wave, &m.payload[..]) {
@@ -333,8 +337,8 @@ fn run_rank<T: Transport + ?Sized>(
                     }
                     if wave.as_ref().is_some_and(|w| w.replies == p.procs - 1) {
                         let w = wave.take().expect("checked");
-                        let this = (w.all_passive && w.sent == w.received)
-                            .then_some((w.sent, w.received));
+                        let this =
+                            (w.all_passive && w.sent == w.received).then_some((w.sent, w.received));
                         if this.is_some() && this == previous {
                             done = true;
                             break;
@@ -442,7 +446,9 @@ mod tests {
     fn distributed_count_equals_the_serial_count() {
         let depth = 7;
         let serial = serial_count(depth);
-        for (procs, threads, chunk, latency_ns) in [(4, 1, 16, 0), (3, 2, 64, 200_000), (1, 2, 32, 0)] {
+        for (procs, threads, chunk, latency_ns) in
+            [(4, 1, 16, 0), (3, 2, 64, 200_000), (1, 2, 32, 0)]
+        {
             let params = UtsParams {
                 depth,
                 procs,
