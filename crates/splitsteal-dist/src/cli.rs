@@ -212,7 +212,6 @@ fn validate(cmd: &DistCommand) -> Res<()> {
             if a.works.is_empty() || a.latencies.is_empty() {
                 return usage("empty grid".into());
             }
-            splitsteal_report::out_dir::prepare(&a.out)?;
         }
         DistCommand::Uts(a) => {
             if a.threads == 0 || a.chunk == 0 || a.runs == 0 || a.depth > 20 {
@@ -254,6 +253,8 @@ fn lead_latency<T: Transport + ?Sized>(
     procs: &[usize],
     backend: &str,
 ) -> Res<()> {
+    // Rank 0 alone checks the folder, before the first run.
+    splitsteal_report::out_dir::prepare(&a.out)?;
     let mut epochs = Epochs(0);
     let unit_ns = a.unit_us * 1000;
     let pings: Vec<PingResult> = [true, false]
