@@ -367,6 +367,9 @@ fn run_rank<T: Transport + ?Sized>(
     let mut missing = p.procs - 1;
     while missing > 0 {
         let Some(m) = ep.next(FAR) else { continue };
+        if m.kind == kind::EXIT {
+            return Err(format!("rank {} failed during the run", m.from));
+        }
         if let (kind::STATS, [req, st, _exec, md, dh]) = (m.kind, &m.payload[..]) {
             run.requests += req;
             run.steals += st;

@@ -100,14 +100,31 @@ pub fn in_process<R>(
         let handles: Vec<_> = group
             .map(|t| {
                 s.spawn(move || {
-                    let mut ep = Endpoint::new(&t);
-                    follow(&mut ep, record)
+                    // A follower that panics tells rank 0, which then fails its run
+                    // rather than wait for this rank forever.
+                    struct Alarm<'a>(Endpoint<'a, InProc>);
+                    impl Drop for Alarm<'_> {
+                        fn drop(&mut self) {
+                            if std::thread::panicking() {
+                                self.0.send_epoch(0, kind::EXIT, u64::MAX, &[]);
+                            }
+                        }
+                    }
+                    let mut guard = Alarm(Endpoint::new(&t));
+                    follow(&mut guard.0, record)
                 })
             })
             .collect();
-        let mut ep = Endpoint::new(&zero);
-        let r = lead(&mut ep);
-        release_all(&ep);
+        // Released on the way out, a panic included, so no follower thread waits forever.
+        struct Release<'a>(Endpoint<'a, InProc>);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                release_all(&self.0);
+            }
+        }
+        let mut guard = Release(Endpoint::new(&zero));
+        let r = lead(&mut guard.0);
+        drop(guard);
         let ids = handles
             .into_iter()
             .map(|h| {

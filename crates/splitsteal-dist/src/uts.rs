@@ -248,6 +248,26 @@ struct Wave {
     received: u64,
 }
 
+/// Mattern's four-counter rule, applied to each complete wave in turn.
+#[derive(Debug, Default)]
+struct Termination {
+    /// The previous wave's totals (sent, received), if every rank was passive and they
+    /// balanced.
+    previous: Option<(u64, u64)>,
+}
+
+impl Termination {
+    /// A wave has completed: true when it and the previous one prove termination (every
+    /// rank passive in both, sent = received, the totals unchanged between them, so no
+    /// rank's counters moved and none became active in between).
+    fn wave(&mut self, all_passive: bool, sent: u64, received: u64) -> bool {
+        let this = (all_passive && sent == received).then_some((sent, received));
+        let done = this.is_some() && this == self.previous;
+        self.previous = this;
+        done
+    }
+}
+
 fn run_rank<T: Transport + ?Sized>(
     ep: &mut Endpoint<'_, T>,
     p: &UtsParams,
@@ -264,9 +284,9 @@ fn run_rank<T: Transport + ?Sized>(
     let (mut sent, mut received, mut requests) = (0u64, 0u64, 0u64);
     let mut outstanding = false;
     let batch = 4 * p.threads;
-    // Rank 0: the current wave and the previous complete one (all passive, totals).
+    // Rank 0: the current wave and the termination rule over the complete ones.
     let mut wave: Option<Wave> = None;
-    let mut previous: Option<(u64, u64)> = None;
+    let mut termination = Termination::default();
     let mut waves = 0u64;
     let mut done = false;
 
@@ -337,13 +357,10 @@ fn run_rank<T: Transport + ?Sized>(
                     }
                     if wave.as_ref().is_some_and(|w| w.replies == p.procs - 1) {
                         let w = wave.take().expect("checked");
-                        let this =
-                            (w.all_passive && w.sent == w.received).then_some((w.sent, w.received));
-                        if this.is_some() && this == previous {
+                        if termination.wave(w.all_passive, w.sent, w.received) {
                             done = true;
                             break;
                         }
-                        previous = this;
                     }
                 }
                 kind::STOP if me != 0 => {
@@ -416,6 +433,9 @@ fn run_rank<T: Transport + ?Sized>(
     let mut missing = p.procs - 1;
     while missing > 0 {
         let Some(m) = ep.next(FAR) else { continue };
+        if m.kind == kind::EXIT {
+            return Err(format!("rank {} failed during the run", m.from));
+        }
         if let (kind::STATS, [n, l, d, req, rec]) = (m.kind, &m.payload[..]) {
             run.count.add(&Count {
                 nodes: *n,
@@ -440,6 +460,23 @@ mod tests {
         // hashing or the branching rule shows.
         let c = serial_count(7);
         assert_eq!((c.nodes, c.leaves, c.max_depth), (67_167, 53_785, 7));
+    }
+
+    #[test]
+    fn termination_needs_two_identical_passive_balanced_waves() {
+        let mut t = Termination::default();
+        assert!(!t.wave(true, 3, 3), "one wave proves nothing");
+        assert!(t.wave(true, 3, 3));
+        let mut t = Termination::default();
+        assert!(!t.wave(true, 3, 3));
+        assert!(!t.wave(true, 4, 4), "work moved between the waves");
+        assert!(t.wave(true, 4, 4));
+        let mut t = Termination::default();
+        assert!(!t.wave(true, 5, 4), "work in flight");
+        assert!(!t.wave(true, 5, 4));
+        assert!(!t.wave(false, 5, 5), "a rank is active");
+        assert!(!t.wave(true, 5, 5));
+        assert!(t.wave(true, 5, 5));
     }
 
     #[test]
