@@ -289,7 +289,9 @@ fn run_rank<T: Transport + ?Sized>(
             kind::REQUEST => {
                 let queue = hi - lo;
                 if cur.is_some() && queue >= 1 && now >= net_busy_until {
-                    let amount = (queue + 1) - (queue + 1) / 2;
+                    // Remaining work: the queue and the unit in progress; keep ⌊rem/2⌋.
+                    let rem = queue + 1;
+                    let amount = rem - rem / 2;
                     ep.send(m.from, kind::WORK, &[hi - amount, hi]);
                     hi -= amount;
                     net_busy_until = now + lam;

@@ -229,7 +229,7 @@ impl LatencyReport {
 fn short(w: u64) -> String {
     let mut e = 0;
     let mut x = w;
-    while x >= 10 && x % 10 == 0 {
+    while x >= 10 && x.is_multiple_of(10) {
         x /= 10;
         e += 1;
     }
