@@ -108,7 +108,7 @@ pub struct UtsArgs {
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Nodes a task explores before handing the rest back to its rank's stack.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 16384)]
     pub chunk: u64,
     /// Injected one-way latency of the steal messages, in microseconds.
     #[arg(long, default_value_t = 0)]
@@ -450,8 +450,12 @@ fn lead_uts<T: Transport + ?Sized>(
         };
         say!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        for (p, s) in &speedups[1..] {
-            say!("  speedup of {p} ranks over 1 rank: {s:.2}×");
+        for &(p, s) in &speedups[1..] {
+            let tp = medians.iter().find(|m| m.0 == p).map_or(f64::NAN, |m| m.1);
+            say!(
+                "  speedup of {p} ranks over 1 rank: {s:.2}× (over the serial traversal: {:.2}×)",
+                serial_seconds / tp
+            );
         }
     }
     Ok(())
