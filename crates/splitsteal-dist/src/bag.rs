@@ -223,7 +223,6 @@ fn run_rank<T: Transport + ?Sized>(
     let mut since_report = Tally::default();
     // Rank 0: every report, its own included.
     let mut total = Tally::default();
-    let mut stopped = false;
 
     wait_until(t0, false);
     let mut now = t0;
@@ -263,7 +262,7 @@ fn run_rank<T: Transport + ?Sized>(
         if me == 0 && total.count >= p.work {
             break;
         }
-        if cur.is_none() && !outstanding && !stopped && p.procs > 1 {
+        if cur.is_none() && !outstanding && p.procs > 1 {
             let mut v = rng.random_range(0..p.procs - 1);
             if v >= me {
                 v += 1;
@@ -319,15 +318,11 @@ fn run_rank<T: Transport + ?Sized>(
                     });
                 }
             }
-            kind::STOP if me != 0 => {
-                stopped = true;
-                break;
-            }
+            kind::STOP if me != 0 => break,
             kind::EXIT => return Err("EXIT during a run".into()),
             _ => {}
         }
     }
-    let _ = stopped;
     if me != 0 {
         ep.send(
             0,
