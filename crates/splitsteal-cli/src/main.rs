@@ -22,6 +22,11 @@ enum Command {
         #[command(subcommand)]
         command: splitsteal_sim::cli::SimCommand,
     },
+    /// Work stealing with latency across processes (MPI under mpiexec, threads without).
+    Dist {
+        #[command(subcommand)]
+        command: splitsteal_dist::cli::DistCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -35,6 +40,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => splitsteal_bench::cli::run(args),
         Command::Sim { command } => splitsteal_sim::cli::run(command),
+        Command::Dist { command } => splitsteal_dist::cli::run(command),
     };
     match result {
         Ok(()) => ExitCode::from(Exit::Ok.code()),
