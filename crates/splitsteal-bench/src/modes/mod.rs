@@ -3,7 +3,7 @@
 //! | mode | what | paper |
 //! |---|---|---|
 //! | `suite` | every workload × scheduler at 1 and 2 threads | low-latency thesis, §4.2.1; LCWS-in-practice paper, §5 |
-//! | `iter` | rayon-style parallel-iterator programs, one source on splitsteal's prelude and on rayon's, 1 and 2 threads: time ratio splitsteal ÷ rayon | issue 13 |
+//! | `iter` | rayon-style parallel-iterator programs, one source on splitsteal's prelude and on rayon's, 1 and 2 threads: ×rayon = splitsteal's time ÷ rayon's | rayon's API |
 //! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | LCWS-in-practice paper, Figs. 3 and 8 |
 //! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | LCWS paper, Fig. 2a |
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
