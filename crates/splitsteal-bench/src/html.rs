@@ -36,6 +36,27 @@ pub fn index_page(info: &RunInfo, modes: &[(Mode, ModeOutput)]) -> Page {
             p.table_html(&t.to_html());
         }
     }
+    let loads: Vec<crate::load::SectionLoad> =
+        modes.iter().filter_map(|(_, o)| o.load.clone()).collect();
+    if !loads.is_empty() {
+        p.section("load", "System load");
+        let busy: Vec<&str> = loads
+            .iter()
+            .filter(|l| l.high)
+            .map(|l| l.section.as_str())
+            .collect();
+        p.raw_html(&if busy.is_empty() {
+            "<p>The machine was quiet during every section: no other process took a noticeable share of the CPUs.</p>"
+                .to_string()
+        } else {
+            format!(
+                "<p class=\"load-high\"><b>Load was high during {}:</b> other processes competed for the CPUs, so \
+                 those times are less trustworthy than a quiet machine's.</p>",
+                crate::report::esc(&busy.join(", "))
+            )
+        });
+        p.table_html(&crate::load::table(&loads).to_html());
+    }
     if !targets.is_empty() {
         p.section("targets", "Targets");
         for t in &targets {
@@ -44,11 +65,19 @@ pub fn index_page(info: &RunInfo, modes: &[(Mode, ModeOutput)]) -> Page {
     }
     for (m, out) in modes {
         p.section(m.name(), m.name());
+        if let Some(l) = out.load.as_ref().filter(|l| l.high) {
+            p.raw_html(&format!(
+                "<p class=\"load-high\">Load was high while this section ran ({}): its times are less trustworthy. \
+                 <a href=\"#load\">System load</a></p>",
+                crate::report::esc(&l.row()[2..4].join("; other processes "))
+            ));
+        }
         for n in &out.notes {
             p.note(n);
         }
         for pl in &out.plots {
-            p.figure(&pl.file, &pl.caption);
+            // The plot draws its own title: a caption would repeat it.
+            p.image(&pl.file, &pl.caption);
             for n in &pl.notes {
                 p.note(n);
             }
@@ -157,6 +186,12 @@ pub fn markdown(info: &RunInfo, modes: &[(Mode, ModeOutput)], plot_prefix: &str)
             s.push('\n');
             s.push_str(&t.to_markdown());
         }
+    }
+    let loads: Vec<crate::load::SectionLoad> =
+        modes.iter().filter_map(|(_, o)| o.load.clone()).collect();
+    if !loads.is_empty() {
+        s.push('\n');
+        s.push_str(&crate::load::table(&loads).to_markdown());
     }
     let raw: Vec<&Table> = tables_of(modes, TableRole::Raw).collect();
     if !raw.is_empty() {

@@ -21,6 +21,7 @@ pub mod affinity;
 pub mod cli;
 pub mod hog;
 pub mod html;
+pub mod load;
 pub mod modes;
 pub mod par_iter;
 pub mod pbbs_io;

@@ -417,6 +417,8 @@ pub struct RunMeta<'a> {
     pub seed: u64,
     /// Input size class: `quick` or `full`.
     pub size: String,
+    /// The machine's load during each section ([`crate::load`]).
+    pub load: Vec<crate::load::SectionLoad>,
 }
 
 /// `results.json`: `{"run": {...}, "records": [...]}`.
@@ -808,6 +810,14 @@ mod tests {
             info: &info,
             seed: 7,
             size: "quick".into(),
+            load: vec![crate::load::SectionLoad::new(
+                "suite",
+                2.0,
+                Some(0.5),
+                Some(2.5),
+                Some(0.1),
+                2,
+            )],
         };
         write_results(&dir, &meta, &sample()).unwrap();
         let v: serde_json::Value =
@@ -817,6 +827,9 @@ mod tests {
         assert_eq!(v["run"]["partial"], "interrupted");
         assert_eq!(v["run"]["seed"], 7);
         assert_eq!(v["run"]["size"], "quick");
+        assert_eq!(v["run"]["load"][0]["section"], "suite");
+        assert_eq!(v["run"]["load"][0]["loadavg_end"], 2.5);
+        assert_eq!(v["run"]["load"][0]["high"], true);
         let back: Vec<Record> = serde_json::from_value(v["records"].clone()).unwrap();
         assert_eq!(back, sample());
         // Written through a temporary file renamed into place: none is left behind.

@@ -185,6 +185,24 @@ impl Mode {
         (self.spec().workloads)(env)
     }
 
+    /// The mode's tables made from `records` alone: for a mode stopped before it
+    /// completed, the tables of its finished workloads. Empty for pbbs, whose tables need
+    /// the input files' descriptions.
+    pub fn tables(self, records: &[Record]) -> Vec<Table> {
+        match self {
+            Mode::Suite => suite::tables(records),
+            Mode::Iter => iter::tables(records),
+            Mode::Syncops => syncops::tables(records),
+            Mode::Scaling => scaling::tables(records),
+            Mode::Latency => latency::tables(records),
+            Mode::Multiprogram => multiprogram::tables(records),
+            Mode::Mailbox => mailbox::tables(records),
+            Mode::Cache => cache::tables(records),
+            Mode::Pbbs => Vec::new(),
+            Mode::Runtimes => runtimes::tables(records),
+        }
+    }
+
     /// Runs the mode; `earlier` are the outputs of the modes that ran before it.
     pub fn run(self, env: &Env, earlier: &[(Mode, ModeOutput)]) -> ModeOutput {
         (self.spec().run)(env, earlier)
@@ -218,6 +236,8 @@ pub struct ModeOutput {
     pub plots: Vec<Plot>,
     /// Remarks shown with the tables.
     pub notes: Vec<String>,
+    /// The machine's load while the mode ran (set by the caller that timed it).
+    pub load: Option<crate::load::SectionLoad>,
 }
 
 /// What every experiment needs: options, the output folder, the progress bar.
