@@ -21,9 +21,10 @@ use crate::workloads::{self, Size};
 const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
-writes bench-report/: about 3.5 minutes on 2 idle cores. --quick takes about 30 s, and
---mode all (every experiment of the papers) about 7 minutes (the pbbs mode 1.5 of them); a busy machine stretches
-these (the README has the measured times). A run whose output fails verification is reported
+writes bench-report/: about 4.5 minutes on 2 cores. --quick takes 31 s (measured with
+other processes keeping one of the 2 CPUs busy), and --mode all (every experiment of the
+papers) about 11 minutes; a busy machine stretches these (docs/measurements.md has the
+measured times). The report records the machine's load during each section. A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
 Examples:
@@ -72,7 +73,8 @@ pub struct BenchArgs {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
 
-    /// Small inputs and fewer repetitions: the suite takes under a minute (23 s measured).
+    /// Small inputs and fewer repetitions: suite and iter section in 31 s on 2 CPUs (measured
+    /// with other processes keeping one busy).
     #[arg(long)]
     pub quick: bool,
 
@@ -138,7 +140,8 @@ pub struct BenchArgs {
     pub timeout: u64,
 
     /// Also replace the section between `<!-- bench-report:start -->` and
-    /// `<!-- bench-report:end -->` of this README with the suite tables and plot links.
+    /// `<!-- bench-report:end -->` of this Markdown file with the suite tables and plot
+    /// links (the project keeps it in docs/measurements.md).
     #[arg(long, value_name = "README")]
     pub update_readme: Option<PathBuf>,
 }

@@ -606,8 +606,14 @@ impl Table {
     /// "met" or "missed" is shaded neutrally.
     pub fn to_html_table(&self) -> String {
         let mut s = String::from("<table>\n<tr>");
-        for h in &self.header {
-            let _ = write!(s, "<th>{}</th>", esc(h));
+        for (i, h) in self.header.iter().enumerate() {
+            // A column of names or sentences is headed from the left, as it reads.
+            let class = if i > 0 && self.is_text_column(i) {
+                " class=\"text\""
+            } else {
+                ""
+            };
+            let _ = write!(s, "<th{class}>{}</th>", esc(h));
         }
         s.push_str("</tr>\n");
         for r in &self.rows {

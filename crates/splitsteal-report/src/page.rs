@@ -23,7 +23,7 @@ nav{margin:0.8em 0;font-size:14px}nav a{margin-right:0.9em}\
 .scroll{overflow-x:auto;max-width:100%}\
 table{border-collapse:collapse;margin:0.8em 0;font-size:14px}\
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;vertical-align:top}\
-td:first-child,th:first-child,td.text{text-align:left}th{background:#eee}\
+td:first-child,th:first-child,td.text,th.text{text-align:left}th{background:#eee}\
 th,td:not(.text){white-space:nowrap}td.text{min-width:8em}\
 .failed{background:#fbb}.pass{background:#cfc}.met{background:#e8eef6}.missed{background:#f1f1f1;font-style:italic}.tie{color:#666}\
 .load-high{background:#fff3cd}\
