@@ -562,7 +562,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
 }
 
 /// `--gen-pbbs`'s default size: PBBS's 10^7-element files (`randomSeq_10M_int`), the size
-/// of the table.
+/// of the measurements' table.
 pub const GEN_PBBS_N: usize = 10_000_000;
 
 /// `--gen-pbbs DIR`: writes the standard inputs; a folder or file that cannot be written

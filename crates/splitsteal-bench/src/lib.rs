@@ -1,4 +1,4 @@
-//! The splitsteal benchmark suite (issue 6), run as `splitsteal bench`.
+//! The splitsteal benchmark suite, run as `splitsteal bench`.
 //!
 //! Every workload is written once, generic over [`splitsteal::ForkJoin`] (the spawning
 //! ones over [`sched::BenchCtx`], `ForkJoin` plus scope spawns) ([`workloads`]), and runs

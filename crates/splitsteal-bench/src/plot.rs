@@ -99,7 +99,7 @@ fn thread_fill(names: &[&str], i: usize) -> Fill {
 }
 
 /// The colour of a series: fixed per scheduler name; other series (reference lines,
-/// settings) take [`OTHER`] in turn (`other` counts them).
+/// settings) take the `OTHER` colours in turn (`other` counts them).
 pub fn color_of(name: &str, other: usize) -> RGBColor {
     scheduler_color(name).unwrap_or(OTHER[other % OTHER.len()])
 }

@@ -1,4 +1,4 @@
-//! `iter`: rayon-style parallel-iterator programs (issue 13), the same source compiled
+//! `iter`: rayon-style parallel-iterator programs, the same source compiled
 //! against `splitsteal::prelude` and `rayon::prelude` ([`crate::par_iter`]), at 1 and 2
 //! threads; per program the time ratio splitsteal ÷ rayon (×rayon), and its geometric mean.
 //!

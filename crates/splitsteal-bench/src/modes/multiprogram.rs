@@ -1,4 +1,4 @@
-//! `multiprogram`: the ABP paper's setting on this machine, and issue 10's one-CPU check.
+//! `multiprogram`: the ABP paper's setting on this machine, and the one-CPU check.
 //!
 //! More workers than cores (P = 2, 4, 8 on the 2-core machine), and P = 2 while a
 //! CPU-bound process competes for a core. The ABP paper's bound (§4.4) says
@@ -9,10 +9,10 @@
 //! is the CPU time of the serial elision's run measured in the same mode (its wall time on a
 //! dedicated machine); the table reports `T / (T1/P_A)` for every scheduler.
 //!
-//! # `P=2 on 1 CPU` (issue 10)
+//! # `P=2 on 1 CPU`
 //!
 //! A 2-worker pool whose threads all share one CPU, as under `taskset -c 0`, must finish
-//! fib and issue 10's shapes under every policy in at most 1.5× its own 1-worker time: a
+//! fib and the everyday shapes under every policy in at most 1.5× its own 1-worker time: a
 //! thief that asks a victim on its own CPU for work must let the victim run. The setting
 //! builds each scheduler's 1-worker and 2-worker pools on a thread restricted (with
 //! `sched_setaffinity`) to the first CPU the process may use, and runs their measurements
@@ -38,7 +38,7 @@ pub const WORKLOADS: [&str; 3] = ["fib", "cilksort", "uts"];
 /// Default repetitions (test, quick, full).
 pub const REPS: (usize, usize, usize) = (1, 2, 3);
 
-/// Default workloads of the `P=2 on 1 CPU` setting: fib and issue 10's shapes.
+/// Default workloads of the `P=2 on 1 CPU` setting: fib and the everyday shapes.
 pub const ONE_CPU_WORKLOADS: [&str; 5] =
     ["fib", "listwalk", "coarsejoin", "spawnjoin", "spawnparfor"];
 
@@ -474,7 +474,7 @@ fn is_policy(name: &str) -> bool {
 }
 
 /// The `P=2 on 1 CPU` tables: `T(2 workers, 1 CPU) / T(1 worker, 1 CPU)` per workload and
-/// scheduler with issue 10's target, and the raw times.
+/// scheduler with its target, and the raw times.
 pub fn one_cpu_tables(records: &[Record]) -> Vec<Table> {
     let recs: Vec<&Record> = records
         .iter()

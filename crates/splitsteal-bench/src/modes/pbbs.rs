@@ -1,5 +1,4 @@
-//! `pbbs`: the PBBS workloads on PBBS's standard input files (issue 15, part 1 and its
-//! table), judged by PBBS's checkers ([`crate::pbbs_io::check`]).
+//! `pbbs`: the PBBS workloads on PBBS's standard input files, judged by PBBS's checkers ([`crate::pbbs_io::check`]).
 //!
 //! The inputs are PBBS-format files: those of `--pbbs-dir DIR` (recognised by PBBS's file
 //! names, e.g. `randomSeq_10M_int`, and checked against the header their name implies), or
@@ -31,7 +30,7 @@
 //! ([`to_grid`]), and the hull (and its check) is of the grid points.
 //!
 //! Default sizes: 10^6 elements per input (about a minute and a half on 2 cores), 50,000
-//! with `--quick`; `--pbbs-n` overrides. The issue's table at PBBS's 10^7:
+//! with `--quick`; `--pbbs-n` overrides. The table at PBBS's 10^7:
 //! `splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M`
 //! (or `splitsteal bench --mode pbbs --pbbs-n 10000000`).
 
