@@ -37,10 +37,13 @@ Examples:
   splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M   (PBBS 10^7 table)
 
 Output (--out, default bench-report/): results.json ({\"run\": command, revision, machine,
-date, seed, size, settings, partial; \"records\": one per experiment × workload ×
-scheduler × threads: median_s, min_s, max_s, reps, verified, stats, speedup, vs_rayon,
-...}), results.csv (the records), tables.md, SVG plots and index.html. Plots an earlier
-run left in --out and this one did not draw are removed.
+date, seed, size, settings, partial, load (per section: load average at its start and end,
+other processes' CPU, high); \"records\": one per experiment × workload × scheduler ×
+threads: median_s, min_s, max_s, reps, verified, stats, speedup, vs_rayon (this time ÷
+rayon's, below 1 faster), ...}), results.csv (the records), tables.md, SVG plots and
+index.html. Plots an earlier run left in --out and this one did not draw are removed. An
+interrupt before any workload finished writes nothing, and removes --out if this run
+created it.
 
 Progress: a bar with an ETA on a terminal; otherwise (a log, CI) a line per finished
 workload: [mode] workload: runs done/planned, elapsed, ETA.
