@@ -1,7 +1,7 @@
 //! CPU affinity (Linux): restrict a thread to one CPU, and check from inside a pool's tasks
 //! which CPUs its threads may run on.
 //!
-//! Used by `multiprogram`'s `P=2 on 1 CPU` setting (issue 10: a 2-worker pool restricted to
+//! Used by `multiprogram`'s `P=2 on 1 CPU` setting (a 2-worker pool restricted to
 //! one CPU, as under `taskset -c 0`). A thread's affinity is inherited by the threads it
 //! creates, so every pool built on a restricted thread has its workers on that CPU: the
 //! splitsteal and rayon workers, and chili's workers and heartbeat thread (chili spawns

@@ -21,9 +21,10 @@ use crate::workloads::{self, Size};
 const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
-writes bench-report/: about 3.5 minutes on 2 idle cores. --quick takes about 30 s, and
---mode all (every experiment of the papers) about 7 minutes (the pbbs mode 1.5 of them); a busy machine stretches
-these (the README has the measured times). A run whose output fails verification is reported
+writes bench-report/: about 4.5 minutes on 2 cores. --quick takes 31 s (measured with
+other processes keeping one of the 2 CPUs busy), and --mode all (every experiment of the
+papers) about 11 minutes; a busy machine stretches these (docs/measurements.md has the
+measured times). The report records the machine's load during each section. A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
 Examples:
@@ -36,10 +37,13 @@ Examples:
   splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M   (PBBS 10^7 table)
 
 Output (--out, default bench-report/): results.json ({\"run\": command, revision, machine,
-date, seed, size, settings, partial; \"records\": one per experiment × workload ×
-scheduler × threads: median_s, min_s, max_s, reps, verified, stats, speedup, vs_rayon,
-...}), results.csv (the records), tables.md, SVG plots and index.html. Plots an earlier
-run left in --out and this one did not draw are removed.
+date, seed, size, settings, partial, load (per section: load average at its start and end,
+other processes' CPU, high); \"records\": one per experiment × workload × scheduler ×
+threads: median_s, min_s, max_s, reps, verified, stats, speedup, vs_rayon (this time ÷
+rayon's, below 1 faster), ...}), results.csv (the records), tables.md, SVG plots and
+index.html. Plots an earlier run left in --out and this one did not draw are removed. An
+interrupt before any workload finished writes nothing, and removes --out if this run
+created it.
 
 Progress: a bar with an ETA on a terminal; otherwise (a log, CI) a line per finished
 workload: [mode] workload: runs done/planned, elapsed, ETA.
@@ -72,7 +76,8 @@ pub struct BenchArgs {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
     pub mode: Vec<ModeArg>,
 
-    /// Small inputs and fewer repetitions: the suite takes under a minute (23 s measured).
+    /// Small inputs and fewer repetitions: suite and iter section in 31 s on 2 CPUs (measured
+    /// with other processes keeping one busy).
     #[arg(long)]
     pub quick: bool,
 
@@ -86,7 +91,9 @@ pub struct BenchArgs {
     pub policy: Vec<SchedulerKind>,
 
     /// Worker-thread counts, comma-separated (default: 1,2 for suite; 2 for syncops,
-    /// scaling and latency; 2,4,8 for multiprogram).
+    /// scaling and latency; 2,4,8 for multiprogram). A count above 4 times the CPUs gets a
+    /// warning (the run still starts): its workers mostly wait for a CPU, so such a run is
+    /// slow and measures the oversubscription.
     #[arg(long, value_delimiter = ',', value_parser = parse_positive, value_name = "N,...")]
     pub threads: Vec<usize>,
 
@@ -126,8 +133,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub list: bool,
 
-    /// Seed of the generated inputs.
-    #[arg(long, default_value_t = 0x5eed)]
+    /// Seed of the generated inputs, decimal or hexadecimal (0x...).
+    #[arg(long, default_value = "0x5eed", value_parser = parse_seed, value_name = "SEED")]
     pub seed: u64,
 
     /// Abort (writing partial results, exit status 124) if a single run takes longer than
@@ -136,7 +143,8 @@ pub struct BenchArgs {
     pub timeout: u64,
 
     /// Also replace the section between `<!-- bench-report:start -->` and
-    /// `<!-- bench-report:end -->` of this README with the suite tables and plot links.
+    /// `<!-- bench-report:end -->` of this Markdown file with the suite tables and plot
+    /// links (the project keeps it in docs/measurements.md).
     #[arg(long, value_name = "README")]
     pub update_readme: Option<PathBuf>,
 }
@@ -176,6 +184,30 @@ fn parse_workload(s: &str) -> Result<String, String> {
 
 fn parse_scheduler(s: &str) -> Result<SchedulerKind, String> {
     s.parse()
+}
+
+/// `--seed`: decimal (`24301`) or hexadecimal (`0x5eed`), the form the reports print.
+fn parse_seed(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse::<u64>(),
+    };
+    r.map_err(|_| format!("`{s}` is not a seed (a decimal or 0x-hexadecimal integer)"))
+}
+
+/// Thread counts above this many times the CPUs get a warning.
+pub const OVERSUBSCRIBED: usize = 4;
+
+/// The warning for `--threads` counts above [`OVERSUBSCRIBED`] times `cpus`, if any.
+fn oversubscription_warning(threads: &[usize], cpus: usize) -> Option<String> {
+    let t = threads.iter().copied().max()?;
+    (t > OVERSUBSCRIBED * cpus).then(|| {
+        format!(
+            "warning: --threads {t} is more than {OVERSUBSCRIBED}× the {cpus} CPU(s): the workers mostly wait for a \
+             CPU, so the run is slow and measures oversubscription, not the schedulers"
+        )
+    })
 }
 
 fn parse_positive(s: &str) -> Result<usize, String> {
@@ -272,6 +304,9 @@ fn plan(args: &BenchArgs, env: &Env) -> Result<Vec<Mode>, ExitError> {
             "--threads {t}: a pool has at most {max} worker threads"
         )));
     }
+    if let Some(w) = oversubscription_warning(&args.threads, crate::load::cpus()) {
+        tell!("{w}");
+    }
     // --pbbs-dir alone asks for the pbbs mode alone.
     let pbbs_only = args.mode.is_empty() && args.pbbs_dir.is_some();
     let explicit = !args.mode.is_empty() || pbbs_only;
@@ -335,6 +370,9 @@ fn plan(args: &BenchArgs, env: &Env) -> Result<Vec<Mode>, ExitError> {
 /// outputs of the modes that completed, and whether the full report is already written.
 struct Salvage {
     out: PathBuf,
+    /// This run created `out`: an interrupt before anything is written removes it again
+    /// (if still empty), rather than leave an empty folder behind.
+    created_out: bool,
     info: RunInfo,
     seed: u64,
     size: String,
@@ -350,8 +388,8 @@ struct SalvageState {
     done: Vec<(Mode, ModeOutput)>,
     /// How many of `records` the completed modes had saved.
     done_records: usize,
-    /// The mode running.
-    current: Option<Mode>,
+    /// The mode running, and the machine's load when it started.
+    current: Option<(Mode, crate::load::Sample)>,
     /// A report (full or partial) is written: nothing may overwrite it any more.
     written: bool,
 }
@@ -362,8 +400,8 @@ impl Salvage {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn begin(&self, m: Mode) {
-        self.state().current = Some(m);
+    fn begin(&self, m: Mode, start: crate::load::Sample) {
+        self.state().current = Some((m, start));
     }
 
     fn completed(&self, m: Mode, out: &ModeOutput) {
@@ -382,16 +420,17 @@ impl Salvage {
         outputs: &[(Mode, ModeOutput)],
     ) -> Result<(), Box<dyn Error>> {
         let mut st = self.state();
-        let r = write_reports(&self.out, info, &self.meta(info), outputs);
+        let r = write_reports(&self.out, info, &self.meta(info, outputs), outputs);
         st.written = true;
         r
     }
 
-    fn meta<'a>(&self, info: &'a RunInfo) -> RunMeta<'a> {
+    fn meta<'a>(&self, info: &'a RunInfo, outputs: &[(Mode, ModeOutput)]) -> RunMeta<'a> {
         RunMeta {
             info,
             seed: self.seed,
             size: self.size.clone(),
+            load: outputs.iter().filter_map(|(_, o)| o.load.clone()).collect(),
         }
     }
 
@@ -412,34 +451,45 @@ impl Salvage {
         }
         let saved = self.records.lock().map(|r| r.clone()).unwrap_or_default();
         let mut outputs = st.done.clone();
-        if let Some(m) = st.current {
+        if let Some((m, start)) = st.current {
             let mut recs = saved[st.done_records.min(saved.len())..].to_vec();
             if !recs.is_empty() {
                 crate::report::fill_ratios(&mut recs);
                 outputs.push((
                     m,
                     ModeOutput {
+                        tables: m.tables(&recs),
                         records: recs,
                         notes: vec![format!(
-                            "{} stopped before it completed: the records of its finished workloads are in \
-                             results.json and results.csv; its tables and plots are made only when it completes.",
+                            "{} stopped before it completed: its tables show the workloads that finished (their \
+                             records are in results.json and results.csv); its plots are drawn only when it completes.",
                             m.name()
                         )],
+                        load: Some(section_load(m, &start)),
                         ..Default::default()
                     },
                 ));
             }
         }
         if outputs.iter().all(|(_, o)| o.records.is_empty()) {
-            tell!(
-                "\n{why}: no workload had finished; nothing written (what {} held is left as it was)",
-                self.out.display()
-            );
+            // remove_dir removes an empty folder only: nothing of anyone's is lost.
+            if self.created_out && std::fs::remove_dir(&self.out).is_ok() {
+                tell!(
+                    "\n{why}: no workload had finished; nothing written, and the empty folder {} this run had \
+                     created is removed",
+                    self.out.display()
+                );
+            } else {
+                tell!(
+                    "\n{why}: no workload had finished; nothing written (what {} held is left as it was)",
+                    self.out.display()
+                );
+            }
             exit.exit_now();
         }
         let mut info = self.info.clone();
         info.partial = Some(format!("{why}, after {done} of {planned} runs"));
-        match write_reports(&self.out, &info, &self.meta(&info), &outputs) {
+        match write_reports(&self.out, &info, &self.meta(&info, &outputs), &outputs) {
             Ok(()) => tell!(
                 "\n{why}: partial report of the finished workloads: {} (results.json, results.csv)",
                 self.out.join("index.html").display()
@@ -473,14 +523,14 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
     let start = Instant::now();
     let mut env = env(&args);
     let modes = plan(&args, &env)?;
+    let created_out = !args.out.exists();
     out_dir::prepare(&args.out).map_err(|e| ExitError::usage(e.to_string()))?;
     let planned: u64 = modes.iter().map(|m| m.planned_runs(&env, &modes)).sum();
     let mut info = run_info(&env, &modes);
-    tell!("splitsteal bench: {}", info.settings.join("; "));
-    tell!("{planned} runs planned; report in {}", args.out.display());
     env.progress = Progress::new(planned);
     let salvage = Arc::new(Salvage {
         out: args.out.clone(),
+        created_out,
         info: info.clone(),
         seed: env.seed,
         size: env.size.to_string(),
@@ -494,6 +544,9 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
     }) {
         tell!("warning: no interrupt handler ({e}): Ctrl-C will lose the finished runs");
     }
+    // After the handler is in place: from this line on, Ctrl-C keeps what finished.
+    tell!("splitsteal bench: {}", info.settings.join("; "));
+    tell!("{planned} runs planned; report in {}", args.out.display());
     if args.timeout > 0 {
         let s = salvage.clone();
         env.watchdog = Watchdog::start(Duration::from_secs(args.timeout), move |why| {
@@ -512,7 +565,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn Error>> {
 }
 
 /// `--gen-pbbs`'s default size: PBBS's 10^7-element files (`randomSeq_10M_int`), the size
-/// of the issue's table.
+/// of the measurements' table.
 pub const GEN_PBBS_N: usize = 10_000_000;
 
 /// `--gen-pbbs DIR`: writes the standard inputs; a folder or file that cannot be written
@@ -655,8 +708,10 @@ fn run_modes(env: &Env, modes: &[Mode], salvage: &Salvage) -> Ran {
     for &m in modes {
         let t = Instant::now();
         env.progress.set_mode(m.name());
-        salvage.begin(m);
-        let out = m.run(env, &outputs);
+        let start = crate::load::Sample::now();
+        salvage.begin(m, start);
+        let mut out = m.run(env, &outputs);
+        out.load = Some(section_load(m, &start));
         salvage.completed(m, &out);
         let secs = t.elapsed().as_secs_f64();
         env.progress
@@ -666,6 +721,17 @@ fn run_modes(env: &Env, modes: &[Mode], salvage: &Salvage) -> Ran {
     }
     env.progress.finish();
     Ran { outputs, timing }
+}
+
+/// The machine's load over mode `m`, which started at `start`, until now.
+fn section_load(m: Mode, start: &crate::load::Sample) -> crate::load::SectionLoad {
+    crate::load::SectionLoad::between(
+        m.name(),
+        start,
+        &crate::load::Sample::now(),
+        crate::load::cpus(),
+        crate::load::ticks_per_second(),
+    )
 }
 
 /// `wall time: <total> total (<mode> <time>, ...)`.
@@ -736,6 +802,17 @@ fn print_summary(out: &Path, info: &RunInfo, outputs: &[(Mode, ModeOutput)]) {
     for l in &info.timing {
         say!("{l}");
     }
+    for l in outputs.iter().filter_map(|(_, o)| o.load.as_ref()) {
+        if l.high {
+            let r = l.row();
+            say!(
+                "load was HIGH during {}: load average {}, other processes {}: its times are less trustworthy",
+                l.section,
+                r[2],
+                r[3]
+            );
+        }
+    }
     say!(
         "report: {} (results.json, results.csv, tables.md, {} plots)",
         out.join("index.html").display(),
@@ -759,6 +836,7 @@ fn update_readme(
         tables: suite.tables.iter().skip(1).cloned().collect(),
         plots: suite.plots.clone(),
         notes: suite.notes.clone(),
+        load: None,
     };
     let dir = readme.parent().unwrap_or(Path::new("."));
     let prefix = format!("{}/", html::relative_path(dir, out).display());
@@ -946,6 +1024,29 @@ mod tests {
         ] {
             assert!(!is_mode_plot(p), "{p}");
         }
+    }
+
+    #[test]
+    fn seeds_read_as_decimal_or_hex_and_the_default_is_0x5eed() {
+        assert_eq!(parse(&[]).unwrap().seed, 0x5eed);
+        assert_eq!(parse(&["--seed", "0x5EED"]).unwrap().seed, 24301);
+        assert_eq!(parse(&["--seed", "24301"]).unwrap().seed, 0x5eed);
+        let e = parse(&["--seed", "0xzz"]).unwrap_err();
+        assert!(e.contains("not a seed"), "{e}");
+        let mut cmd = <Cli as clap::CommandFactory>::command();
+        let help = cmd.render_long_help().to_string();
+        assert!(help.contains("[default: 0x5eed]"), "{help}");
+        assert!(!help.contains("24301"), "{help}");
+    }
+
+    #[test]
+    fn thread_counts_far_above_the_cpus_are_warned_about() {
+        assert_eq!(oversubscription_warning(&[1, 2], 2), None);
+        assert_eq!(oversubscription_warning(&[8], 2), None);
+        assert_eq!(oversubscription_warning(&[], 2), None);
+        let w = oversubscription_warning(&[2, 1000], 2).unwrap();
+        assert!(w.contains("--threads 1000") && w.contains("2 CPU"), "{w}");
+        assert!(oversubscription_warning(&[9], 2).is_some());
     }
 
     #[test]

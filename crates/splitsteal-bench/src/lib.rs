@@ -1,4 +1,4 @@
-//! The splitsteal benchmark suite (issue 6), run as `splitsteal bench`.
+//! The splitsteal benchmark suite, run as `splitsteal bench`.
 //!
 //! Every workload is written once, generic over [`splitsteal::ForkJoin`] (the spawning
 //! ones over [`sched::BenchCtx`], `ForkJoin` plus scope spawns) ([`workloads`]), and runs
@@ -21,6 +21,7 @@ pub mod affinity;
 pub mod cli;
 pub mod hog;
 pub mod html;
+pub mod load;
 pub mod modes;
 pub mod par_iter;
 pub mod pbbs_io;

@@ -24,9 +24,11 @@ const TITLE_FONT: u32 = 24;
 /// A scheduler's colour, fixed per name so that it is the same in every plot. Okabe–Ito's
 /// colour-blind-safe palette for the schedulers compared most (the LCWS policies, rayon,
 /// chili), wine, brown, yellow and dark grey for the rest; lcws-signal and lcws-half,
-/// often side by side, are green and reddish purple.
+/// often side by side, are green and reddish purple. A series named `scheduler@threads`
+/// takes its scheduler's colour: thread counts are told apart by fill or marker, never
+/// by colour ([`thread_fill`]).
 fn scheduler_color(name: &str) -> Option<RGBColor> {
-    Some(match name {
+    Some(match scheduler_of(name) {
         "serial" => RGBColor(160, 160, 160),
         "locked" => RGBColor(136, 34, 85),
         "abp" => RGBColor(140, 86, 75),
@@ -38,24 +40,66 @@ fn scheduler_color(name: &str) -> Option<RGBColor> {
         "hybrid" => RGBColor(60, 60, 60),
         "rayon" => RGBColor(0, 114, 178),
         "chili" => RGBColor(213, 94, 0),
+        "forte" => RGBColor(100, 60, 160),
         _ => return None,
     })
 }
 
-/// Colours for series that are not schedulers, in turn (libraries, settings, counters).
+/// The scheduler of a series name: `lcws-signal@2` is lcws-signal's.
+fn scheduler_of(name: &str) -> &str {
+    name.split('@').next().unwrap_or(name).trim()
+}
+
+/// Colours for series that are not schedulers, in turn (libraries, settings, counters):
+/// none of them a scheduler's, so that a colour means one scheduler on every plot.
 const OTHER: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(230, 159, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(136, 34, 85),
+    RGBColor(31, 56, 120),
+    RGBColor(150, 30, 30),
+    RGBColor(40, 110, 60),
+    RGBColor(170, 120, 60),
+    RGBColor(90, 150, 150),
+    RGBColor(180, 60, 130),
+    RGBColor(110, 110, 40),
     RGBColor(120, 120, 120),
 ];
 
+/// How a bar of series `i` is filled, by its thread count: among series of one scheduler
+/// at several thread counts (`x@1`, `x@2`), the most threads are solid, the fewest an
+/// outline, any between half-tone. Other series are solid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fill {
+    Solid,
+    Half,
+    Outline,
+}
+
+fn thread_fill(names: &[&str], i: usize) -> Fill {
+    let threads = |n: &str| {
+        n.split_once('@')
+            .and_then(|(_, t)| t.trim().parse::<usize>().ok())
+    };
+    let Some(t) = threads(names[i]) else {
+        return Fill::Solid;
+    };
+    let base = scheduler_of(names[i]);
+    let mut same: Vec<usize> = names
+        .iter()
+        .filter(|n| scheduler_of(n) == base)
+        .filter_map(|n| threads(n))
+        .collect();
+    same.sort_unstable();
+    same.dedup();
+    if same.len() < 2 || Some(&t) == same.last() {
+        Fill::Solid
+    } else if Some(&t) == same.first() {
+        Fill::Outline
+    } else {
+        Fill::Half
+    }
+}
+
 /// The colour of a series: fixed per scheduler name; other series (reference lines,
-/// settings) take [`OTHER`] in turn (`other` counts them).
+/// settings) take the `OTHER` colours in turn (`other` counts them).
 pub fn color_of(name: &str, other: usize) -> RGBColor {
     scheduler_color(name).unwrap_or(OTHER[other % OTHER.len()])
 }
@@ -229,8 +273,8 @@ const LEGEND_W: u32 = 210;
 /// How a legend entry is drawn.
 #[derive(Debug, Clone, Copy)]
 enum Swatch {
-    /// A filled box (bars).
-    Bar,
+    /// A box filled as the bars are.
+    Bar(Fill),
     /// A solid line with a marker.
     Line(Marker),
     /// A reference line with the `i`-th dash pattern.
@@ -245,7 +289,11 @@ fn draw_legend(
     for (i, (name, col, swatch)) in entries.iter().enumerate() {
         let y = 60 + 28 * i as i32;
         match swatch {
-            Swatch::Bar => area.draw(&Rectangle::new([(6, y - 8), (26, y + 8)], col.filled()))?,
+            Swatch::Bar(f) => {
+                for r in bar_shapes([(6, y - 8), (26, y + 8)], *col, *f) {
+                    area.draw(&r)?;
+                }
+            }
             Swatch::Line(m) => {
                 area.draw(&PathElement::new(
                     vec![(2, y), (30, y)],
@@ -274,6 +322,21 @@ fn draw_legend(
         ))?;
     }
     Ok(())
+}
+
+/// A bar (or legend box) between corners `c`, filled as `fill` says, in `col`.
+fn bar_shapes<C: Clone>(c: [C; 2], col: RGBColor, fill: Fill) -> Vec<Rectangle<C>> {
+    match fill {
+        Fill::Solid => vec![Rectangle::new(c, col.filled())],
+        Fill::Half => vec![
+            Rectangle::new(c.clone(), col.mix(0.45).filled()),
+            Rectangle::new(c, col.stroke_width(1)),
+        ],
+        Fill::Outline => vec![
+            Rectangle::new(c.clone(), WHITE.filled()),
+            Rectangle::new(c, col.stroke_width(2)),
+        ],
+    }
 }
 
 /// A grouped bar chart: one group of bars per category, one bar per series.
@@ -356,11 +419,15 @@ impl Bars {
             .flat_map(|(_, v)| v.iter().flatten().copied());
         let (lo, hi) = y_range(vals, self.log_y, self.reference);
         let cols = colors(self.series.iter().map(|(n, _)| n.as_str()));
+        let names: Vec<&str> = self.series.iter().map(|(n, _)| n.as_str()).collect();
         for (row, area) in plot_area.split_evenly((rows, 1)).iter().enumerate() {
             let range = row * k..((row + 1) * k).min(self.categories.len());
             if self.log_y {
                 let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
-                self.draw_on(area, range, k, y, lo, &cols, fmt_log_tick)?;
+                // Ratio bars grow from the reference (1: as fast as the baseline), up for
+                // slower and down for faster, not from the axis bottom.
+                let base = self.reference.filter(|r| *r > lo && *r < hi).unwrap_or(lo);
+                self.draw_on(area, range, k, y, base, &cols, fmt_log_tick)?;
             } else {
                 self.draw_on(area, range, k, lo..hi, 0.0, &cols, fmt_axis)?;
             }
@@ -369,7 +436,8 @@ impl Bars {
             .series
             .iter()
             .zip(&cols)
-            .map(|((n, _), c)| (n.clone(), *c, Swatch::Bar))
+            .enumerate()
+            .map(|(i, ((n, _), c))| (n.clone(), *c, Swatch::Bar(thread_fill(&names, i))))
             .collect();
         draw_legend(&legend_area, &entries)?;
         root.present()?;
@@ -431,8 +499,10 @@ impl Bars {
             ))?;
         }
         let bw = 0.8 / n_ser as f64;
+        let names: Vec<&str> = self.series.iter().map(|(n, _)| n.as_str()).collect();
         for (s, (_, values)) in self.series.iter().enumerate() {
             let col = cols[s];
+            let fill = thread_fill(&names, s);
             let rects = values[cats.clone()]
                 .iter()
                 .enumerate()
@@ -442,11 +512,9 @@ impl Bars {
                         return None;
                     }
                     let x0 = i as f64 - 0.4 + s as f64 * bw;
-                    Some(Rectangle::new(
-                        [(x0, base), (x0 + bw * 0.9, v)],
-                        col.filled(),
-                    ))
-                });
+                    Some(bar_shapes([(x0, base), (x0 + bw * 0.9, v)], col, fill))
+                })
+                .flatten();
             chart.draw_series(rects)?;
         }
         Ok(())
@@ -667,7 +735,7 @@ impl Lines {
                         }
                     }
                 }
-                Swatch::Bar => {}
+                Swatch::Bar(_) => {}
             }
         }
         Ok(())
@@ -762,15 +830,27 @@ mod tests {
                 "a reference line in a scheduler's colour"
             );
         }
-        // Every scheduler has its own colour.
-        let names: Vec<&str> = crate::sched::SchedulerKind::all()
+        // Every scheduler has its own colour, on every plot: with a thread count in the
+        // series name too, and no other series (a library, a setting) takes one of them.
+        let mut names: Vec<&str> = crate::sched::SchedulerKind::all()
             .iter()
             .map(|k| k.name())
             .collect();
+        names.push("forte");
         for (i, a) in names.iter().enumerate() {
             for b in &names[i + 1..] {
                 assert_ne!(color_of(a, 0), color_of(b, 0), "{a} and {b}");
             }
+            assert_eq!(color_of(&format!("{a}@1"), 3), color_of(a, 0), "{a}@1");
+            for o in 0..OTHER.len() {
+                assert_ne!(color_of("other", o), color_of(a, 0), "OTHER[{o}] is {a}'s");
+            }
         }
+        // Threads are told apart by fill: the fewest outlined, the most solid.
+        let ser = ["lcws-signal@1", "lcws-signal@2", "rayon", "x@4"];
+        assert_eq!(thread_fill(&ser, 0), Fill::Outline);
+        assert_eq!(thread_fill(&ser, 1), Fill::Solid);
+        assert_eq!(thread_fill(&ser, 2), Fill::Solid);
+        assert_eq!(thread_fill(&ser, 3), Fill::Solid);
     }
 }

@@ -126,8 +126,8 @@ pub struct Record {
     pub stats: Option<StatsRecord>,
     /// Serial median / this median (same run).
     pub speedup: Option<f64>,
-    /// rayon's median at the same thread count / this median (same run): > 1 is faster
-    /// than rayon.
+    /// This median / rayon's median at the same thread count (same run), "×rayon": below
+    /// 1 is faster than rayon (0.80 takes 80% of rayon's time).
     pub vs_rayon: Option<f64>,
     /// Why the cell failed, if it did.
     pub error: Option<String>,
@@ -265,7 +265,7 @@ impl Tally {
 }
 
 /// The range of `num`'s time / `den`'s time over their repetitions: (`num.min / den.max`,
-/// `num.max / den.min`). E.g. `ratio_range(rayon, p)` bounds p's ×rayon.
+/// `num.max / den.min`). E.g. `ratio_range(p, rayon)` bounds p's ×rayon.
 pub fn ratio_range(num: &Record, den: &Record) -> Option<(f64, f64)> {
     let (a, b) = (num.range()?, den.range()?);
     (b.0 > 0.0).then(|| (a.0 / b.1, a.1 / b.0))
@@ -318,7 +318,10 @@ pub fn fill_ratios(records: &mut [Record]) {
     for r in records.iter_mut() {
         if let Some(m) = r.median_s.filter(|&m| m > 0.0) {
             r.speedup = serial.get(&key(r)).map(|s| s / m);
-            r.vs_rayon = rayon.get(&(key(r), r.threads)).map(|s| s / m);
+            r.vs_rayon = rayon
+                .get(&(key(r), r.threads))
+                .filter(|&&s| s > 0.0)
+                .map(|s| m / s);
         }
     }
 }
@@ -414,6 +417,8 @@ pub struct RunMeta<'a> {
     pub seed: u64,
     /// Input size class: `quick` or `full`.
     pub size: String,
+    /// The machine's load during each section ([`crate::load`]).
+    pub load: Vec<crate::load::SectionLoad>,
 }
 
 /// `results.json`: `{"run": {...}, "records": [...]}`.
@@ -460,7 +465,7 @@ pub fn write_results(
 pub enum TableRole {
     /// The one-glance answer (per workload: best splitsteal policy against rayon and chili).
     Headline,
-    /// Targets with PASS / FAIL and why.
+    /// Targets: performance goals met or missed, and verification PASS or FAILED, with why.
     Targets,
     /// A readable summary, shown beside its mode's plots.
     #[default]
@@ -596,22 +601,31 @@ impl Table {
         s
     }
 
-    /// The bare HTML `<table>`, without title or notes. PASS and FAIL cells are coloured
-    /// so that a failed target or cell stands out in a long table.
+    /// The bare HTML `<table>`, without title or notes. FAILED cells (a wrong result) are
+    /// the only red ones, so that they stand out in a long table; a performance goal's
+    /// "met" or "missed" is shaded neutrally.
     pub fn to_html_table(&self) -> String {
         let mut s = String::from("<table>\n<tr>");
-        for h in &self.header {
-            let _ = write!(s, "<th>{}</th>", esc(h));
+        for (i, h) in self.header.iter().enumerate() {
+            // A column of names or sentences is headed from the left, as it reads.
+            let class = if i > 0 && self.is_text_column(i) {
+                " class=\"text\""
+            } else {
+                ""
+            };
+            let _ = write!(s, "<th{class}>{}</th>", esc(h));
         }
         s.push_str("</tr>\n");
         for r in &self.rows {
             s.push_str("<tr>");
             for c in r {
                 let mut class: Vec<&str> = Vec::new();
-                if c.contains("FAILED") || c == "FAIL" {
+                if c.contains("FAILED") {
                     class.push("failed");
                 } else if c == "PASS" {
                     class.push("pass");
+                } else if c == "met" || c == "missed" {
+                    class.push(if c == "met" { "met" } else { "missed" });
                 }
                 // Numbers line up on the right; sentences and names read from the left.
                 if is_text(c) {
@@ -742,7 +756,8 @@ mod tests {
         );
         assert!((r[1].median_s.unwrap() - 0.15).abs() < 1e-12);
         assert!((r[1].speedup.unwrap() - 2.0).abs() < 1e-12);
-        assert!((r[2].vs_rayon.unwrap() - 1.5).abs() < 1e-12);
+        // ×rayon is this time / rayon's: below 1 is faster than rayon.
+        assert!((r[2].vs_rayon.unwrap() - 1.0 / 1.5).abs() < 1e-12);
         assert_eq!(r[3].speedup, None);
         assert_eq!(geomean(&[1.0, 4.0]), Some(2.0));
         assert_eq!(geomean(&[]), None);
@@ -801,6 +816,14 @@ mod tests {
             info: &info,
             seed: 7,
             size: "quick".into(),
+            load: vec![crate::load::SectionLoad::new(
+                "suite",
+                2.0,
+                Some(0.5),
+                Some(2.5),
+                Some(0.1),
+                2,
+            )],
         };
         write_results(&dir, &meta, &sample()).unwrap();
         let v: serde_json::Value =
@@ -810,6 +833,9 @@ mod tests {
         assert_eq!(v["run"]["partial"], "interrupted");
         assert_eq!(v["run"]["seed"], 7);
         assert_eq!(v["run"]["size"], "quick");
+        assert_eq!(v["run"]["load"][0]["section"], "suite");
+        assert_eq!(v["run"]["load"][0]["loadavg_end"], 2.5);
+        assert_eq!(v["run"]["load"][0]["high"], true);
         let back: Vec<Record> = serde_json::from_value(v["records"].clone()).unwrap();
         assert_eq!(back, sample());
         // Written through a temporary file renamed into place: none is left behind.

@@ -163,7 +163,7 @@ fn the_page_leads_with_the_summary_and_targets_and_collapses_raw_tables() {
     assert!(targets < first_plot, "targets before the plots");
     assert!(first_plot < raw, "plots before the raw tables");
     assert!(
-        at("<b>Targets:</b>") < headline,
+        at("<b>Performance goals:</b>") < headline,
         "the verdict is on the first screen"
     );
     let raw_tables: Vec<_> = outputs

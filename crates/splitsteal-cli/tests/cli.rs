@@ -173,6 +173,9 @@ fn the_exit_codes_are_in_the_help() {
         assert!(help.contains(&format!("\n  {code}")), "exit {code}: {help}");
     }
     assert!(help.contains("0: no limit"), "{help}");
+    // One form of the seed everywhere (the reports print it in hex).
+    assert!(help.contains("[default: 0x5eed]"), "{help}");
+    assert!(help.contains("4 times the CPUs"), "{help}");
 }
 
 #[test]
@@ -250,6 +253,15 @@ fn a_failed_cell_exits_1_after_writing_the_report() {
         err.contains("FAILED") && err.contains("chase-lev@1000"),
         "{err}"
     );
+    // Far more workers than CPUs: said before the run starts.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if 1000 > 4 * cpus {
+        let warned = err.find("warning: --threads 1000 is more than 4×");
+        assert!(
+            warned.is_some() && warned < err.find("runs planned"),
+            "{err}"
+        );
+    }
     let v = results(&out);
     let failed: Vec<_> = v["records"]
         .as_array()
@@ -329,7 +341,57 @@ fn sigint_writes_the_finished_workloads_as_a_partial_report_and_exits_130() {
     );
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("PARTIAL"), "the page says so");
+    // The finished workload keeps its tables, in the page and in tables.md.
+    assert!(
+        index.contains("suite summary at 1 thread(s)") && index.contains(">nqueens</td>"),
+        "{index}"
+    );
+    let md = std::fs::read_to_string(out.join("tables.md")).unwrap();
+    assert!(md.contains("| nqueens |"), "{md}");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Ctrl-C before any workload finished: nothing to report, and the output folder the run
+/// created is removed again rather than left empty.
+#[test]
+fn an_early_sigint_leaves_no_empty_folder_behind() {
+    let out = scratch("early-sigint").join("report");
+    let mut args = quick_bench(&out);
+    // knapsack takes about 125 ms a round: 10 rounds are still running at the signal.
+    let w = args.iter().position(|a| a == "--workload").unwrap();
+    args[w + 1] = "knapsack".into();
+    let r = args.iter().position(|a| a == "--reps").unwrap();
+    args[r + 1] = "10".into();
+    let mut child = bench_cmd(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "{seen}");
+        seen.push_str(&line);
+        if line.contains("runs planned") {
+            break;
+        }
+    }
+    assert!(out.is_dir(), "the run made its folder: {seen}");
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
+    // is not reused); it only sends a signal.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}{rest}");
+    assert!(
+        rest.contains("no workload had finished") && rest.contains("removed"),
+        "{rest}"
+    );
+    assert!(!out.exists(), "an empty folder left behind: {rest}");
+    let _ = std::fs::remove_dir_all(out.parent().unwrap());
 }
 
 #[test]

@@ -81,7 +81,7 @@ fn gen_pbbs_writes_the_standard_inputs_and_the_pbbs_dir_run_verifies_them() {
             "{b}: {cells:?}"
         );
     }
-    assert!(stdout.contains("rayon ÷ best@2"), "{stdout}");
+    assert!(stdout.contains("best ×rayon@2"), "{stdout}");
     // The report's facts say what the pbbs mode ran, not the suite's defaults.
     let tables = std::fs::read_to_string(report.join("tables.md")).unwrap();
     assert!(

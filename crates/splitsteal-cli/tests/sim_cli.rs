@@ -90,8 +90,10 @@ fn an_unwritable_out_fails_before_any_run_and_names_the_path() {
     for args in writing_commands() {
         let o = sim(&args, Some(&out));
         let err = text(&o.stderr);
-        if o.status.code() == Some(0) {
-            faults.push(format!("{}: exit 0", args[0]));
+        // One code for one kind of error: an --out that cannot be written is rejected
+        // before anything runs, 2, as in `splitsteal bench`.
+        if o.status.code() != Some(2) {
+            faults.push(format!("{}: exit {:?}, not 2", args[0], o.status.code()));
         }
         if !err.contains(&out.display().to_string()) {
             faults.push(format!(
@@ -300,5 +302,48 @@ fn every_simulator_reports_progress_and_writes_an_index_whose_links_resolve() {
                 .unwrap_or_else(|e| panic!("{args:?} {f}: {e}"));
         }
     }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// An interrupted sweep says so (and that nothing was written) before it exits 130, and
+/// removes the empty `--out` it had created.
+#[test]
+fn an_interrupted_sweep_says_so_and_exits_130() {
+    use std::io::{BufRead, BufReader, Read};
+    let d = scratch("sweep-sigint");
+    let out = d.join("report");
+    // The paper's full sweep: tens of seconds, far longer than the test waits.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splitsteal"))
+        .args(["sim", "latency", "--sweep", "--out"])
+        .arg(&out)
+        .env_remove("SPLITSTEAL_POLICY")
+        .env("SPLITSTEAL_NUM_THREADS", "2")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "{seen}");
+        seen.push_str(&line);
+        if line.contains("runs planned") {
+            break;
+        }
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
+    // is not reused); it only sends a signal.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}{rest}");
+    assert!(
+        rest.contains("interrupted") && rest.contains("the sweep stopped before it finished"),
+        "{rest}"
+    );
+    assert!(!out.exists(), "the empty folder is removed: {rest}");
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -37,7 +37,7 @@ pub trait ForkJoin: Sized {
 }
 
 /// Default morsel size (see [`ForkJoin::morsel_bytes`]): two cache lines, since some
-/// CPUs fetch adjacent-line pairs (low-latency thesis §3.4.4).
+/// CPUs fetch adjacent-line pairs (as the low-latency thesis pads).
 pub const DEFAULT_MORSEL_BYTES: usize = 128;
 
 /// Runs `a`, then `b` even if `a` panicked, then resumes `a`'s panic: a join's contract

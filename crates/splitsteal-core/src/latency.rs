@@ -1,4 +1,4 @@
-//! Task start latency (low-latency thesis §4.2.2): when each task started, on which worker, relative to
+//! Task start latency (the low-latency thesis's start-latency experiment): when each task started, on which worker, relative to
 //! the moment its origin task began. Opt-in ([`ThreadPoolBuilder::record_start_latency`]);
 //! when off, the only cost is one predictable branch where a job starts.
 //!

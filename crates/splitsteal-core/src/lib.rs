@@ -1,27 +1,74 @@
 //! splitsteal-core: the runtime of [splitsteal](https://docs.rs/splitsteal), a work-stealing
-//! fork-join scheduler with every scheduling policy of the low-cost work stealing (LCWS),
-//! ABP, Chase-Lev and mailboxing papers.
+//! fork-join scheduler with a choice of scheduling policies, in rayon-core's place.
 //!
-//! Users add `splitsteal`, which re-exports this crate beside its data-parallel layer, as
-//! `rayon` re-exports `rayon-core`; the examples here are written as they read there.
+//! Users add `splitsteal`, which re-exports this crate beside rayon's parallel iterators,
+//! as `rayon` re-exports `rayon-core`; the examples here are written as they read there.
+//!
+//! ```
+//! # use splitsteal_core as splitsteal;
+//! fn fib(n: u64) -> u64 {
+//!     if n < 2 {
+//!         return n;
+//!     }
+//!     // Both closures may run in parallel; `join` returns when both are done.
+//!     let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
+//!     a + b
+//! }
+//!
+//! // A pool of its own: everything run inside `install` uses its threads.
+//! let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+//! assert_eq!(pool.install(|| fib(20)), 6765);
+//!
+//! // A scope: spawned tasks may borrow from the caller's stack.
+//! let mut halves = [0u64; 2];
+//! let (lo, hi) = halves.split_at_mut(1);
+//! splitsteal::scope(|s| {
+//!     s.spawn(|_| lo[0] = (0..500).sum());
+//!     s.spawn(|_| hi[0] = (500..1000).sum());
+//! });
+//! assert_eq!(halves[0] + halves[1], 499_500);
+//! ```
+//!
+//! # Policies
+//!
+//! Each pool runs one scheduling [`Policy`], chosen with [`ThreadPoolBuilder::policy`] or
+//! the `SPLITSTEAL_POLICY` environment variable; every policy runs the whole API. The
+//! default, `lcws-signal`, is low-cost work stealing: a join costs no atomic operation
+//! until a thief asks its worker for work, which it does with a real-time signal.
+//! `lcws-poll`, `lcws-cons` and `lcws-half` are its variants; `chase-lev` and `abp` are
+//! classical work stealing; `locked` is a mutex baseline and `hybrid` adds mailboxes.
 //!
 //! ```
 //! # use splitsteal_core as splitsteal;
 //! use splitsteal::{Policy, ThreadPoolBuilder};
 //!
-//! fn fib(n: u64) -> u64 {
-//!     if n < 2 {
-//!         return n;
-//!     }
-//!     let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
-//!     a + b
-//! }
-//!
 //! for &policy in Policy::ALL {
 //!     let pool = ThreadPoolBuilder::new().num_threads(2).policy(policy).build().unwrap();
-//!     assert_eq!(pool.install(|| fib(18)), 2584);
+//!     assert_eq!(pool.install(|| splitsteal::join(|| 1 + 2, || 3 + 4)), (3, 7));
+//!     let stats = pool.stats(); // exact CAS, fences, steals, exposures, signals, tasks
+//!     let _ = stats;
 //! }
 //! ```
+//!
+//! # Coming from rayon-core
+//!
+//! Rename the dependency (`rayon-core = { package = "splitsteal", ... }`, or `extern crate
+//! splitsteal as rayon_core;`) and keep the code: [`join()`], [`join_context`], [`scope()`],
+//! [`scope_fifo`], [`in_place_scope`], [`spawn`], [`spawn_fifo`], [`broadcast`],
+//! [`yield_now`], the `current_*` queries, [`ThreadPool`] and [`ThreadPoolBuilder`] have
+//! rayon-core's names, signatures and semantics. Pools take their thread count from
+//! `SPLITSTEAL_NUM_THREADS`, else `RAYON_NUM_THREADS`, unless the builder sets it; a bad
+//! value is an error from `build` naming the variable (rayon ignores it).
+//!
+//! # Platforms
+//!
+//! Linux. The signal policies (`lcws-signal`, the default, `lcws-cons`, `lcws-half`) use a
+//! POSIX real-time signal ([`default_signal`] unless the builder's `signal` picks another);
+//! idle workers use Linux's `membarrier` where the kernel offers it, and without it (an old
+//! kernel, a seccomp filter) poll a few times at 1 ms intervals and then sleep until
+//! woken, nothing else changing. Other systems are not supported yet: the runtime calls
+//! the real-time signal functions unconditionally, so it does not build where libc lacks
+//! them (macOS, Windows).
 //!
 //! Modules, outside in: [`pool`] (building pools, the global pool), [`join`](mod@join) and
 //! [`scope`](mod@scope) (the fork-join API), [`fork`] (the scheduler trait the data-parallel

@@ -9,7 +9,7 @@ use std::fmt;
 /// |---|---|
 /// | 0 | [`Exit::Ok`]: everything ran and every result verified |
 /// | 1 | [`Exit::Failed`]: a cell FAILED (wrong output, or its pool could not be built), a target that is not noise-sensitive failed ("every run verified"), or a report file could not be written |
-/// | 2 | [`Exit::Usage`]: bad values rejected before anything ran (clap's own usage errors are 2 as well) |
+/// | 2 | [`Exit::Usage`]: bad values rejected before anything ran, an output folder that cannot be written among them, in every command (clap's own usage errors are 2 as well) |
 /// | 124 | [`Exit::Timeout`]: the `--timeout` watchdog fired; the finished results were written, marked partial |
 /// | 130 | [`Exit::Interrupted`]: SIGINT, SIGTERM or SIGHUP; the finished results were written, marked partial |
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,9 @@ use crate::RunInfo;
 
 /// Readable at 1280 px and on a phone: a bounded text column, figures no larger than drawn
 /// (an SVG is legible at its own size; scaled up it only blurs the layout), wide tables
-/// scrolling inside their box instead of widening the page.
+/// scrolling inside their box instead of widening the page. Numbers and headers never wrap
+/// (a unit on a line of its own misreads); sentences do. Red is for FAILED (a wrong result)
+/// alone: a performance goal's met or missed is shaded neutrally.
 const CSS: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;line-height:1.4;color:#222}\
 h1{font-size:1.6em;margin-bottom:0.3em}h2{border-bottom:1px solid #ccc;margin-top:1.8em}\
@@ -21,8 +23,10 @@ nav{margin:0.8em 0;font-size:14px}nav a{margin-right:0.9em}\
 .scroll{overflow-x:auto;max-width:100%}\
 table{border-collapse:collapse;margin:0.8em 0;font-size:14px}\
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;vertical-align:top}\
-td:first-child,th:first-child,td.text{text-align:left}th{background:#eee}\
-.failed,.fail{background:#fbb}.pass{background:#cfc}.tie{color:#666}\
+td:first-child,th:first-child,td.text,th.text{text-align:left}th{background:#eee}\
+th,td:not(.text){white-space:nowrap}td.text{min-width:8em}\
+.failed{background:#fbb}.pass{background:#cfc}.met{background:#e8eef6}.missed{background:#f1f1f1;font-style:italic}.tie{color:#666}\
+.load-high{background:#fff3cd}\
 figure{margin:1.2em 0}figcaption{font-size:14px;color:#333;margin-top:0.3em}\
 img{max-width:100%;height:auto;border:1px solid #ddd}\
 details{margin:0.6em 0}summary{cursor:pointer;font-weight:bold}";
@@ -135,6 +139,18 @@ impl Page {
     /// sideways when the table is wider than the page.
     pub fn table_html(&mut self, html: &str) -> &mut Self {
         let _ = writeln!(self.body, "<div class=\"scroll\">{html}</div>");
+        self
+    }
+
+    /// An image of the file `file` beside the page, linked to itself, with no caption: for a
+    /// plot that draws its own title (a caption would repeat it). `alt` is its text form.
+    pub fn image(&mut self, file: &str, alt: &str) -> &mut Self {
+        let _ = writeln!(
+            self.body,
+            "<figure><a href=\"{f}\"><img src=\"{f}\" alt=\"{a}\"></a></figure>",
+            f = esc(file),
+            a = esc(alt)
+        );
         self
     }
 

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use splitsteal_report::out_dir::{self, PathError};
-use splitsteal_report::{console, say};
+use splitsteal_report::{console, say, tell, Exit, ExitError};
 
 use crate::latency::{self, LatencyParams, RunResult, SplitRule, Summary};
 use crate::meta::RunMeta;
@@ -251,9 +251,33 @@ fn check_cost(what: &str, steps: f64, max_steps: u64) -> Result<(), String> {
 }
 
 /// Creates and probes `--out` before any simulation, so that a long run cannot be lost to a
-/// folder it cannot write.
-fn prepare_out(out: &std::path::Path) -> Result<(), PathError> {
-    out_dir::prepare(out)
+/// folder it cannot write. A folder that cannot be written is a value rejected before
+/// anything ran: [`Exit::Usage`] (2), as in `splitsteal bench`.
+fn prepare_out(out: &std::path::Path) -> Result<(), ExitError> {
+    out_dir::prepare(out).map_err(|e: PathError| ExitError::usage(e.to_string()))
+}
+
+/// On SIGINT, SIGTERM or SIGHUP, says that `what` was interrupted and that nothing was
+/// written to `out` (the simulators write their files only at the end), removes `out` if
+/// this run created it and it is still empty, and exits with [`Exit::Interrupted`] (130).
+fn on_interrupt(what: &'static str, out: &std::path::Path, created: bool) {
+    let out = out.to_path_buf();
+    let handler = move || {
+        // remove_dir removes an empty folder only: nothing of anyone's is lost.
+        let removed = created && std::fs::remove_dir(&out).is_ok();
+        tell!(
+            "\ninterrupted (SIGINT, SIGTERM or SIGHUP): {what} stopped before it finished; nothing was written{}",
+            if removed {
+                format!(" (the empty folder {} it had created is removed)", out.display())
+            } else {
+                format!(" to {}", out.display())
+            }
+        );
+        Exit::Interrupted.exit_now();
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
+        tell!("warning: no interrupt handler ({e})");
+    }
 }
 
 fn run_latency(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
@@ -389,7 +413,9 @@ fn run_sweep(a: LatencyArgs) -> Result<(), Box<dyn std::error::Error>> {
         .map(|p| p.estimated_steps() * cfg.runs as f64)
         .sum();
     check_cost("the sweep", steps, a.max_steps)?;
+    let created = !a.out.exists();
     prepare_out(&a.out)?;
+    on_interrupt("the sweep", &a.out, created);
     let mut meta = RunMeta::new(
         a.seed,
         &cfg,
@@ -680,7 +706,9 @@ fn run_dag(a: DagArgs) -> Result<(), Box<dyn std::error::Error>> {
         planned.push(("procs", procs_cells.len() * a.runs));
     }
     check_cost("sim dag", steps, a.max_steps)?;
+    let created = !a.out.exists();
     prepare_out(&a.out)?;
+    on_interrupt("the dag simulation", &a.out, created);
     let mut meta = RunMeta::new(
         a.seed,
         &DagParams::of(&a),
@@ -873,7 +901,9 @@ fn run_kernel(a: KernelArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     e.base.validate()?;
     check_cost("sim kernel", e.estimated_steps(), a.max_steps)?;
+    let created = !a.out.exists();
     prepare_out(&a.out)?;
+    on_interrupt("the kernel simulation", &a.out, created);
     let mut meta = RunMeta::new(
         a.seed,
         &e,

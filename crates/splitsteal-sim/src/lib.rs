@@ -1,4 +1,4 @@
-//! # splitsteal-sim: the simulators of the LCWS, ABP and WS-latency papers (issue 7)
+//! # splitsteal-sim: the simulators of the LCWS, ABP and WS-latency papers
 //!
 //! Three of the papers behind splitsteal argue with analysis and simulation at scales a small
 //! machine cannot reach on real threads. This crate simulates them, fast enough to run the
@@ -75,7 +75,7 @@
 //! splitsteal sim kernel --procs 16 --pmin 1 --pmax 8 --runs 20 --out sim-report
 //! ```
 //!
-//! ## What every simulator does as a command-line tool (issue 14)
+//! ## What every simulator does as a command-line tool
 //!
 //! Before the first run: every value is checked, the cost is estimated and refused above
 //! `--max-steps` ([`latency::LatencyParams::estimated_steps`]), and `--out` is created and

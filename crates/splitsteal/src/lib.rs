@@ -1,34 +1,85 @@
-//! splitsteal: a work-stealing fork-join runtime with every scheduling policy of the
-//! low-cost work stealing (LCWS), ABP, Chase-Lev and mailboxing papers, and data-parallel
-//! primitives written once against any fork-join scheduler.
+//! splitsteal: a work-stealing fork-join runtime and rayon's parallel iterators, with a
+//! choice of scheduling policies. Code written for rayon runs on it unchanged.
 //!
 //! ```
-//! use splitsteal::{Policy, ThreadPoolBuilder};
+//! use splitsteal::prelude::*;
 //!
 //! fn fib(n: u64) -> u64 {
 //!     if n < 2 {
 //!         return n;
 //!     }
+//!     // Both closures may run in parallel; `join` returns when both are done.
 //!     let (a, b) = splitsteal::join(|| fib(n - 1), || fib(n - 2));
 //!     a + b
 //! }
 //!
+//! // Parallel iterators, as with `rayon::prelude::*`, on the global pool.
+//! let v: Vec<u64> = (0..10_000).collect();
+//! let sum_of_squares: u64 = v.par_iter().map(|x| x * x).sum();
+//! assert_eq!(sum_of_squares, v.iter().map(|x| x * x).sum());
+//!
+//! // A pool of its own: everything run inside `install` uses its threads.
+//! let pool = splitsteal::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+//! assert_eq!(pool.install(|| fib(20)), 6765);
+//! let mut words = vec!["pear", "fig", "apple"];
+//! pool.install(|| words.par_sort());
+//! assert_eq!(words, ["apple", "fig", "pear"]);
+//! ```
+//!
+//! # Policies
+//!
+//! Each pool runs one scheduling [`Policy`], chosen with [`ThreadPoolBuilder::policy`] or
+//! the `SPLITSTEAL_POLICY` environment variable; every policy runs the whole API. The
+//! default, `lcws-signal`, is low-cost work stealing: a join costs no atomic operation
+//! until a thief asks its worker for work, which it does with a real-time signal.
+//! `lcws-poll`, `lcws-cons` and `lcws-half` are its variants; `chase-lev` and `abp` are
+//! classical work stealing (what rayon does); `locked` is a mutex baseline and `hybrid`
+//! adds mailboxes. [`ThreadPool::stats`] counts the synchronization each policy made.
+//!
+//! ```
+//! use splitsteal::{Policy, ThreadPoolBuilder};
+//!
 //! for &policy in Policy::ALL {
 //!     let pool = ThreadPoolBuilder::new().num_threads(2).policy(policy).build().unwrap();
-//!     assert_eq!(pool.install(|| fib(18)), 2584);
-//!     let mut v: Vec<u64> = (0..10_000).rev().collect();
-//!     pool.install(|| splitsteal::par::current::sort(&mut v));
-//!     assert!(v.windows(2).all(|w| w[0] <= w[1]));
+//!     let (a, b) = pool.install(|| splitsteal::join(|| 1 + 2, || 3 + 4));
+//!     assert_eq!((a, b), (3, 7));
 //! }
 //! ```
+//!
+//! # Coming from rayon
+//!
+//! Rename the dependency and keep the code: `rayon = { package = "splitsteal", ... }` in
+//! `Cargo.toml` (or `rayon-core = { package = "splitsteal", ... }` for rayon-core code).
+//! rayon-core's API ([`join()`], [`scope()`], [`spawn`], [`broadcast`], [`ThreadPool`],
+//! [`ThreadPoolBuilder`], ...) and rayon's parallel iterators ([`prelude`], [`iter`],
+//! [`slice`](mod@slice), ...) have rayon's names, signatures and semantics. Pools take their thread
+//! count from `SPLITSTEAL_NUM_THREADS`, else `RAYON_NUM_THREADS`, unless the builder sets
+//! it; a bad value is an error from `build` naming the variable (rayon ignores it).
+//! splitsteal adds the builder's `policy`, `signal`, `deque_capacity` and `pin_threads`,
+//! [`ThreadPool::stats`], and data-parallel primitives in [`par`] (`par::current::sort`,
+//! `scan`, `filter`, `histogram`, ...).
+//!
+//! # Platforms
+//!
+//! Linux. The signal policies (`lcws-signal`, the default, `lcws-cons`, `lcws-half`) use a
+//! POSIX real-time signal (`SIGRTMIN + 5` unless the builder's `signal` picks another): a
+//! task blocked in `poll`, `select`, `nanosleep` or socket I/O with a timeout may see
+//! `EINTR` when a thief asks its worker for work, and must retry. Idle workers use Linux's
+//! `membarrier` where the kernel offers it; without it (an old kernel, a seccomp filter)
+//! they poll a few times at 1 ms intervals and then sleep until woken, and nothing else
+//! changes. Other systems are not supported yet: the runtime calls the real-time signal
+//! functions unconditionally, so it does not build where libc lacks them (macOS, Windows).
+//!
+//! # Layout
 //!
 //! This crate is two layers under one name, as `rayon` is over `rayon-core`:
 //! - the runtime, from `splitsteal-core`, re-exported whole: [`pool`] (building pools, the
 //!   global pool), [`join`](mod@join) and [`scope`](mod@scope) (the fork-join API), [`fork`]
 //!   (the scheduler trait), [`deque`] (the four work-stealing deques), [`stats`] (exact
 //!   synchronization counts), [`policy`], [`latency`];
-//! - the data-parallel layer, here: [`par`] (primitives on any [`ForkJoin`] scheduler, and
-//!   in [`par::current`] on the pool the caller is in).
+//! - the data-parallel layer, here: [`iter`] and [`prelude`] (rayon's parallel iterators),
+//!   [`par`] (primitives on any [`ForkJoin`] scheduler, and in [`par::current`] on the pool
+//!   the caller is in).
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

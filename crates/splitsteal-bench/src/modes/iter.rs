@@ -1,6 +1,6 @@
-//! `iter`: rayon-style parallel-iterator programs (issue 13), the same source compiled
+//! `iter`: rayon-style parallel-iterator programs, the same source compiled
 //! against `splitsteal::prelude` and `rayon::prelude` ([`crate::par_iter`]), at 1 and 2
-//! threads; per program the time ratio splitsteal / rayon, and its geometric mean.
+//! threads; per program the time ratio splitsteal ÷ rayon (×rayon), and its geometric mean.
 //!
 //! The splitsteal side runs on a pool with splitsteal's default policy
 //! ([`Policy::default`], `lcws-signal`) unless `--policy` names policies; serial and chili
@@ -16,8 +16,8 @@ use splitsteal::Policy;
 use crate::modes::{Env, ModeOutput};
 use crate::plot::Bars;
 use crate::report::{
-    cells_line, fill_ratios, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, Tally,
-    Versus,
+    cells_line, fill_ratios, fmt_ratio, fmt_secs, geomean, ratio_range, Record, Table, TableRole,
+    Tally, Versus,
 };
 use crate::runner::{build_pools, cells, measure, Reps};
 use crate::sched::SchedulerKind;
@@ -191,8 +191,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
     let policies = splitsteal_names(&recs);
 
     let mut full = Table::new(
-        "iter: median time per library (min–max); ÷rayon = this time / rayon's time at the same thread count (< 1: faster than rayon)",
-        &["program", "input", "scheduler", "thr", "median", "min", "max", "÷rayon", "÷rayon spread"],
+        "iter: median time per library (min–max); ×rayon = this time ÷ rayon's time at the same thread count (below 1: faster than rayon)",
+        &["program", "input", "scheduler", "thr", "median", "min", "max", "×rayon", "×rayon spread"],
     );
     for w in &names {
         let mut rows: Vec<&&Record> = recs.iter().filter(|r| &r.workload == w).collect();
@@ -228,7 +228,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
             ]);
         }
     }
-    full.role = crate::report::TableRole::Raw;
+    full.role = TableRole::Raw;
     for r in recs.iter().filter(|r| !r.verified) {
         full.notes.push(format!(
             "FAILED: {} on {}@{}: {}",
@@ -244,11 +244,11 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         header.push(format!("rayon@{t}"));
         for p in &policies {
             header.push(format!("{p}@{t}"));
-            header.push(format!("{p}÷rayon@{t}"));
+            header.push(format!("{p}×rayon@{t}"));
         }
     }
     let mut summary = Table {
-        title: "iter summary: median time per library and the time ratio splitsteal ÷ rayon (< 1: splitsteal faster), with geometric means"
+        title: "iter summary: median time per library and ×rayon = splitsteal's time ÷ rayon's (below 1: splitsteal faster), with geometric means"
             .into(),
         header,
         ..Default::default()
@@ -278,9 +278,9 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         }
         summary.row(row);
     }
-    let mut groups: Vec<(String, Option<Group>)> = vec![("geomean ÷rayon (all)".into(), None)];
+    let mut groups: Vec<(String, Option<Group>)> = vec![("geomean ×rayon (all)".into(), None)];
     for g in GROUPS {
-        groups.push((format!("geomean ÷rayon ({})", g.label()), Some(g)));
+        groups.push((format!("geomean ×rayon ({})", g.label()), Some(g)));
     }
     for (label, group) in groups {
         let members: Vec<&String> = names
@@ -334,7 +334,70 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
         )
     });
     let slower = slower_than_rayon(&recs, &names, &threads, &policies, &group_of);
-    vec![full, summary, slower]
+    let head = headline(&recs, &names, &threads, &policies);
+    vec![full, summary, slower, head]
+}
+
+/// The section's line in the report's summary: per policy and thread count, the geometric
+/// mean of ×rayon over the programs, its spread, and the programs slower than rayon beyond
+/// the spread.
+fn headline(recs: &[&Record], names: &[String], threads: &[usize], policies: &[String]) -> Table {
+    let mut t = Table::new(
+        "Parallel iterators against rayon: ×rayon = splitsteal's time ÷ rayon's, geometric mean over the programs",
+        &["library", "thr", "geomean ×rayon", "spread", "programs", "slower than rayon beyond the spread"],
+    )
+    .with_role(TableRole::Headline);
+    for &th in threads {
+        for p in policies {
+            let (mut v, mut lo, mut hi) = (Vec::new(), Vec::new(), Vec::new());
+            let mut slower: Vec<(f64, &str)> = Vec::new();
+            for w in names {
+                let (Some(a), Some(b)) = (cell(recs, w, p, th), cell(recs, w, "rayon", th)) else {
+                    continue;
+                };
+                let Some(q) = ratio(recs, w, p, th) else {
+                    continue;
+                };
+                v.push(q);
+                if let Some((x, y)) = ratio_range(a, b) {
+                    lo.push(x);
+                    hi.push(y);
+                }
+                if Versus::of_records(a, b) == Some(Versus::Loss) {
+                    slower.push((q, w.as_str()));
+                }
+            }
+            if v.is_empty() {
+                continue;
+            }
+            slower.sort_by(|x, y| y.0.total_cmp(&x.0));
+            let listed: Vec<String> = slower
+                .iter()
+                .map(|(q, w)| format!("{w} ({q:.2})"))
+                .collect();
+            t.row(vec![
+                p.clone(),
+                th.to_string(),
+                fmt_ratio(geomean(&v)),
+                match (geomean(&lo), geomean(&hi)) {
+                    (Some(a), Some(b)) => format!("{a:.2}–{b:.2}"),
+                    _ => "-".into(),
+                },
+                v.len().to_string(),
+                if listed.is_empty() {
+                    "none".into()
+                } else {
+                    format!("{}: {}", listed.len(), listed.join(", "))
+                },
+            ]);
+        }
+    }
+    t.notes.push(
+        "Below 1: splitsteal faster than rayon at the same thread count, same run. Spread: the same geomean over each \
+         program's extreme ratios (slowest ÷ fastest repetitions)."
+            .into(),
+    );
+    t
 }
 
 /// The groups of the section in report order (each gets a geometric-mean row).
@@ -360,7 +423,7 @@ fn slower_than_rayon(
 ) -> Table {
     let mut t = Table::new(
         "iter: SLOWER THAN RAYON beyond the run-to-run spread (splitsteal's slowest-to-fastest range entirely above rayon's), per thread count",
-        &["thr", "program", "group", "scheduler", "median", "rayon median", "÷rayon", "÷rayon spread"],
+        &["thr", "program", "group", "scheduler", "median", "rayon median", "×rayon", "×rayon spread"],
     );
     for &th in threads {
         for p in policies {
@@ -435,8 +498,10 @@ fn plots(env: &Env, out: &mut ModeOutput) {
         return;
     }
     let bars = Bars {
-        title: "Parallel iterators: splitsteal time / rayon time (< 1: splitsteal faster)".into(),
-        y_desc: "splitsteal time / rayon time".into(),
+        title:
+            "Parallel iterators: splitsteal's time ÷ rayon's (×rayon; below 1: splitsteal faster)"
+                .into(),
+        y_desc: "time / rayon's time".into(),
         categories: names,
         series,
         log_y: true,
@@ -478,7 +543,7 @@ mod tests {
         recs.push(rec("nbody", "rayon", 2, vec![0.1]));
         fill_ratios(&mut recs);
         let tabs = tables(&recs);
-        assert_eq!(tabs.len(), 3);
+        assert_eq!(tabs.len(), 4);
         let s = &tabs[1];
         let col = |h: &str| {
             s.header
@@ -487,23 +552,23 @@ mod tests {
                 .unwrap_or_else(|| panic!("{h}: {:?}", s.header))
         };
         let row = |w: &str| s.rows.iter().find(|r| r[0] == w).unwrap();
-        assert_eq!(row("sum-map")[col("lcws-signal÷rayon@1")], "0.50");
-        assert_eq!(row("nbody")[col("lcws-signal÷rayon@1")], "2.00");
+        assert_eq!(row("sum-map")[col("lcws-signal×rayon@1")], "0.50");
+        assert_eq!(row("nbody")[col("lcws-signal×rayon@1")], "2.00");
         assert_eq!(row("nbody")[col("lcws-signal@2")], "FAILED");
-        assert_eq!(row("nbody")[col("lcws-signal÷rayon@2")], "-");
+        assert_eq!(row("nbody")[col("lcws-signal×rayon@2")], "-");
         assert_eq!(row("sum-map")[col("group")], "iter: fine-grained");
         assert_eq!(row("nbody")[col("group")], "iter: rayon port");
         // geomean(0.5, 2) = 1; at 2 threads only sum-map has a ratio (0.9).
         assert_eq!(
-            row("geomean ÷rayon (all)")[col("lcws-signal÷rayon@1")],
+            row("geomean ×rayon (all)")[col("lcws-signal×rayon@1")],
             "1.00"
         );
         assert_eq!(
-            row("geomean ÷rayon (all)")[col("lcws-signal÷rayon@2")],
+            row("geomean ×rayon (all)")[col("lcws-signal×rayon@2")],
             "0.90"
         );
         assert_eq!(
-            row("geomean ÷rayon (iter: rayon port)")[col("lcws-signal÷rayon@1")],
+            row("geomean ×rayon (iter: rayon port)")[col("lcws-signal×rayon@1")],
             "2.00"
         );
         assert!(
@@ -531,6 +596,24 @@ mod tests {
             [
                 "lcws-signal@1: 1 of 2 programs slower than rayon@1 beyond the spread: nbody (2.00).",
                 "lcws-signal@2: 0 of 2 programs slower than rayon@2 beyond the spread.",
+            ]
+        );
+        // The report's summary gets the section's geomean ×rayon per thread count and the
+        // programs slower than rayon beyond the spread.
+        let h = &tabs[3];
+        assert_eq!(h.role, TableRole::Headline);
+        assert_eq!(
+            h.rows,
+            [
+                [
+                    "lcws-signal",
+                    "1",
+                    "1.00",
+                    "1.00–1.00",
+                    "2",
+                    "1: nbody (2.00)"
+                ],
+                ["lcws-signal", "2", "0.90", "0.80–1.20", "1", "none"],
             ]
         );
     }

@@ -1,4 +1,4 @@
-//! `latency`: the start-latency experiment (low-latency thesis, §4.2.2; the `hybrid` issue).
+//! `latency`: the start-latency experiment (low-latency thesis, §4.2.2).
 //!
 //! An origin task spawns N tasks (N = 2, 8, 32, 128) on P = 2 workers, 100 runs per
 //! scheduler, interleaved. Reported per scheduler and N: the distribution (median, p90,

@@ -1,4 +1,4 @@
-//! `mailbox`: the mailbox on its own (low-latency thesis, §4.4; issue 15, part 3).
+//! `mailbox`: the mailbox on its own (low-latency thesis, §4.4).
 //!
 //! One consumer and P producers (P = 1, 2, 4, or `--threads`), each producer sending M
 //! messages. The same exchange runs on splitsteal's mailbox and on the queues a Rust user

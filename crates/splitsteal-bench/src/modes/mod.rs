@@ -3,15 +3,15 @@
 //! | mode | what | paper |
 //! |---|---|---|
 //! | `suite` | every workload × scheduler at 1 and 2 threads | low-latency thesis, §4.2.1; LCWS-in-practice paper, §5 |
-//! | `iter` | rayon-style parallel-iterator programs, one source on splitsteal's prelude and on rayon's, 1 and 2 threads: time ratio splitsteal ÷ rayon | issue 13 |
+//! | `iter` | rayon-style parallel-iterator programs, one source on splitsteal's prelude and on rayon's, 1 and 2 threads: ×rayon = splitsteal's time ÷ rayon's | rayon's API |
 //! | `syncops` | CAS, fences, steals, exposures, signals per policy on the suite | LCWS-in-practice paper, Figs. 3 and 8 |
 //! | `scaling` | `fib(n)`, n = 16..32, 2 workers: CAS+fences against n | LCWS paper, Fig. 2a |
 //! | `latency` | start delays of N spawned tasks on 2 workers, 100 runs | low-latency thesis, §4.2.2 |
-//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4), issue 10 |
-//! | `mailbox` | one consumer, 1/2/4 producers: ns per message through splitsteal's mailbox, a `Mutex<VecDeque>`, crossbeam's channel, `SegQueue`, `ArrayQueue` | low-latency thesis, §4.4; issue 15 |
+//! | `multiprogram` | 2/4/8 workers on 2 cores, and 2 workers + a CPU hog, against T1/P_A; 2 workers on 1 CPU against their own 1-worker time | ABP paper (§4.4) |
+//! | `mailbox` | one consumer, 1/2/4 producers: ns per message through splitsteal's mailbox, a `Mutex<VecDeque>`, crossbeam's channel, `SegQueue`, `ArrayQueue` | low-latency thesis, §4.4 |
 //! | `cache` | L1 and last-level misses per task and per steal of each deque, simulated by cachegrind | low-latency thesis, §4.3.1 |
-//! | `pbbs` | the PBBS benchmarks on PBBS-format input files (generated, or `--pbbs-dir`), 1 and 2 threads: best policy, lcws-signal, rayon's own API, serial; PBBS's checkers | LCWS-in-practice paper, §5; issue 15 |
-//! | `runtimes` | the tzcnt/runtime-benchmarks programs (fib, skynet, nqueens, matmul) on splitsteal, rayon, chili and forte, 1 and 2 threads: medians and the suite's mean ratio to best | issue 31 |
+//! | `pbbs` | the PBBS benchmarks on PBBS-format input files (generated, or `--pbbs-dir`), 1 and 2 threads: best policy, lcws-signal, rayon's own API, serial; PBBS's checkers | LCWS-in-practice paper, §5 |
+//! | `runtimes` | the tzcnt/runtime-benchmarks programs (fib, skynet, nqueens, matmul) on splitsteal, rayon, chili and forte, 1 and 2 threads: medians and the suite's mean ratio to best | tzcnt/runtime-benchmarks |
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -48,7 +48,7 @@ pub enum Mode {
     Scaling,
     /// Start latency of N = 2, 8, 32, 128 spawned tasks on 2 workers, 100 runs.
     Latency,
-    /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (ABP paper); 2 workers on 1 CPU vs 1 worker (issue 10).
+    /// 2, 4, 8 workers, and 2 against a CPU hog: T vs T1/P_A (ABP paper); 2 workers on 1 CPU vs 1 worker.
     Multiprogram,
     /// One consumer, 1, 2, 4 producers: splitsteal's mailbox against a locked queue and crossbeam's MPMC queues.
     Mailbox,
@@ -185,6 +185,24 @@ impl Mode {
         (self.spec().workloads)(env)
     }
 
+    /// The mode's tables made from `records` alone: for a mode stopped before it
+    /// completed, the tables of its finished workloads. Empty for pbbs, whose tables need
+    /// the input files' descriptions.
+    pub fn tables(self, records: &[Record]) -> Vec<Table> {
+        match self {
+            Mode::Suite => suite::tables(records),
+            Mode::Iter => iter::tables(records),
+            Mode::Syncops => syncops::tables(records),
+            Mode::Scaling => scaling::tables(records),
+            Mode::Latency => latency::tables(records),
+            Mode::Multiprogram => multiprogram::tables(records),
+            Mode::Mailbox => mailbox::tables(records),
+            Mode::Cache => cache::tables(records),
+            Mode::Pbbs => Vec::new(),
+            Mode::Runtimes => runtimes::tables(records),
+        }
+    }
+
     /// Runs the mode; `earlier` are the outputs of the modes that ran before it.
     pub fn run(self, env: &Env, earlier: &[(Mode, ModeOutput)]) -> ModeOutput {
         (self.spec().run)(env, earlier)
@@ -218,6 +236,8 @@ pub struct ModeOutput {
     pub plots: Vec<Plot>,
     /// Remarks shown with the tables.
     pub notes: Vec<String>,
+    /// The machine's load while the mode ran (set by the caller that timed it).
+    pub load: Option<crate::load::SectionLoad>,
 }
 
 /// What every experiment needs: options, the output folder, the progress bar.

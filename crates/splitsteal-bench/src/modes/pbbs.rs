@@ -1,5 +1,4 @@
-//! `pbbs`: the PBBS workloads on PBBS's standard input files (issue 15, part 1 and its
-//! table), judged by PBBS's checkers ([`crate::pbbs_io::check`]).
+//! `pbbs`: the PBBS workloads on PBBS's standard input files, judged by PBBS's checkers ([`crate::pbbs_io::check`]).
 //!
 //! The inputs are PBBS-format files: those of `--pbbs-dir DIR` (recognised by PBBS's file
 //! names, e.g. `randomSeq_10M_int`, and checked against the header their name implies), or
@@ -31,7 +30,7 @@
 //! ([`to_grid`]), and the hull (and its check) is of the grid points.
 //!
 //! Default sizes: 10^6 elements per input (about a minute and a half on 2 cores), 50,000
-//! with `--quick`; `--pbbs-n` overrides. The issue's table at PBBS's 10^7:
+//! with `--quick`; `--pbbs-n` overrides. The table at PBBS's 10^7:
 //! `splitsteal bench --gen-pbbs pbbs-10M && splitsteal bench --pbbs-dir pbbs-10M`
 //! (or `splitsteal bench --mode pbbs --pbbs-n 10000000`).
 
@@ -771,7 +770,7 @@ fn thread_counts(records: &[Record]) -> Vec<usize> {
 }
 
 /// One table: a row per (benchmark, file), per thread count the best policy, lcws-signal
-/// and rayon, and rayon's time over the best policy's.
+/// and rayon, and the best policy's time ÷ rayon's (×rayon).
 pub fn tables(records: &[Record], cases: &[Case]) -> Vec<Table> {
     if cases.is_empty() {
         return Vec::new();
@@ -782,7 +781,7 @@ pub fn tables(records: &[Record], cases: &[Case]) -> Vec<Table> {
         header.push(format!("best@{t}"));
         header.push(format!("lcws-signal@{t}"));
         header.push(format!("rayon@{t}"));
-        header.push(format!("rayon ÷ best@{t}"));
+        header.push(format!("best ×rayon@{t}"));
     }
     header.push("rayon's code".into());
     let h: Vec<&str> = header.iter().map(String::as_str).collect();
@@ -807,7 +806,7 @@ pub fn tables(records: &[Record], cases: &[Case]) -> Vec<Table> {
             row.push(time_of(ry));
             row.push(fmt_ratio(
                 match (ry.and_then(|r| r.median_s), b.and_then(|r| r.median_s)) {
-                    (Some(a), Some(b)) if b > 0.0 && ry.is_some_and(|r| r.verified) => Some(a / b),
+                    (Some(a), Some(b)) if a > 0.0 && ry.is_some_and(|r| r.verified) => Some(b / a),
                     _ => None,
                 },
             ));
@@ -816,7 +815,7 @@ pub fn tables(records: &[Record], cases: &[Case]) -> Vec<Table> {
         tab.row(row);
     }
     tab.notes.push(
-        "rayon ÷ best > 1: splitsteal's best policy is faster than rayon's own API at that thread count. FAILED: an output \
+        "best ×rayon = the best policy's time ÷ rayon's; below 1: splitsteal's best policy is faster than rayon's own API at that thread count. FAILED: an output \
          the checker rejected (the record's error says why); such a cell is never timed."
             .into(),
     );

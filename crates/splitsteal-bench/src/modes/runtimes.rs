@@ -24,7 +24,7 @@
 //!   `chili::ThreadPool` with `threads` workers (the caller is one), forte on a static pool
 //!   with `threads - 1` managed workers plus the caller (the suite's convention; at 1 thread
 //!   forte has no managed worker and no heartbeat). forte 1.0.0-alpha.4 cannot shrink a pool
-//!   (see [`FORTE`]), so its pools stay for the rest of the process, and with them, from 2
+//!   (see `FORTE`), so its pools stay for the rest of the process, and with them, from 2
 //!   threads on, its heartbeat thread, which wakes every 100 µs: the mode is last in the run
 //!   order, and its notes give the idle load of all its pools together (what the other
 //!   runtimes' runs share the machine with). forte's workers need bigger stacks than std's

@@ -96,7 +96,7 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
     }
     let spawn = spawn_emulation(&recs);
     let mut full = Table::new(
-        "suite: median time per scheduler (min–max), speedup over serial, ×rayon = rayon's time / this time (same run), splitsteal Stats",
+        "suite: median time per scheduler (min–max), speedup over serial, ×rayon = this time ÷ rayon's (same run; below 1: faster), splitsteal Stats",
         &[
             "workload", "scheduler", "thr", "median", "min", "max", "speedup", "×rayon", "cas", "fences", "steals",
             "attempts", "exposures", "signals", "tasks",
@@ -182,7 +182,7 @@ fn policies_of(order: &[String]) -> Vec<&String> {
         .collect()
 }
 
-/// `rival`'s time / `best`'s time on medians, marked `(tie)` when the two cells' min–max
+/// `best`'s time / `rival`'s time on medians (below 1: `best` faster), marked `(tie)` when the two cells' min–max
 /// ranges overlap, so that a reader does not take a difference within the run-to-run
 /// spread for a result.
 fn versus_cell(best: &Record, rival: Option<&Record>) -> (String, Option<f64>) {
@@ -193,9 +193,9 @@ fn versus_cell(best: &Record, rival: Option<&Record>) -> (String, Option<f64>) {
         return ("FAILED".into(), None);
     }
     match (r.median_s, best.median_s) {
-        (Some(a), Some(b)) if b > 0.0 => {
+        (Some(a), Some(b)) if a > 0.0 => {
             let tie = Versus::of_records(best, r) == Some(Versus::Tie);
-            let x = a / b;
+            let x = b / a;
             (
                 format!("{x:.2}×{}", if tie { " (tie)" } else { "" }),
                 Some(x),
@@ -207,7 +207,7 @@ fn versus_cell(best: &Record, rival: Option<&Record>) -> (String, Option<f64>) {
 
 /// The headline at `t` threads: per workload, the fastest splitsteal policy (lowest median
 /// among verified cells) and its time, rayon's and chili's times, and ×rayon, ×chili
-/// (their time / the policy's: > 1 is splitsteal faster). Columns of a scheduler that was
+/// (the policy's time ÷ theirs: below 1 is splitsteal faster). Columns of a scheduler that was
 /// not run are left out, with a note saying so. `None` if no policy ran.
 fn headline(recs: &[&Record], order: &[String], t: usize) -> Option<Table> {
     let policies = policies_of(order);
@@ -277,7 +277,7 @@ fn headline(recs: &[&Record], order: &[String], t: usize) -> Option<Table> {
     }
     if !rivals.is_empty() {
         tab.notes.push(
-            "×rayon, ×chili: their median time / the best policy's (> 1: splitsteal faster). (tie): the two cells' \
+            "×rayon, ×chili: the best policy's median time ÷ theirs (below 1: splitsteal faster). (tie): the two cells' \
              min–max ranges over the repetitions overlap, so the difference is within the run-to-run spread."
                 .into(),
         );
@@ -390,14 +390,16 @@ fn summary(recs: &[&Record], order: &[String], t: usize, spawn: &[(String, Strin
     g.extend(per_sched_speed.iter().map(|v| fmt_ratio(geomean(v))));
     tab.row(g);
     tab.notes.push(
-        "×rayon > 1: faster than rayon at the same thread count, measured in the same run; speedup: serial elision time / time."
+        "×rayon: this time ÷ rayon's at the same thread count, measured in the same run (below 1: faster than rayon); speedup: serial elision time ÷ time."
             .into(),
     );
     tab.notes.extend(spawn.iter().map(|(_, n)| n.clone()));
     tab
 }
 
-/// The issue's targets at `t` threads.
+/// The suite's performance targets at `t` threads: goals the project sets itself, judged
+/// "met" or "missed" (never a test failure), and the one correctness check, "every run
+/// verified", PASS or FAILED.
 ///
 /// Every comparison also says whether it is beyond the run-to-run spread ([`Versus`]: two
 /// cells whose min–max ranges overlap are a tie). The "lcws-signal ahead of chase-lev"
@@ -405,13 +407,13 @@ fn summary(recs: &[&Record], order: &[String], t: usize, spawn: &[(String, Strin
 /// median-based pass/fail and say whether the difference is within the spread.
 fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
     let mut tab = Table::new(
-        format!("targets at {t} threads (in the report, not in tests)"),
+        format!("targets at {t} threads: the project's performance goals (met or missed), and verification"),
         &["target", "measured", "status"],
     );
     let workloads = workload_order(&recs.iter().map(|r| (*r).clone()).collect::<Vec<_>>());
     let policies = policies_of(order);
     let ran = |s: &str| order.iter().any(|o| o == s);
-    // Geomean ×rayon per policy, over the workloads where it verified.
+    // Geomean ×rayon per policy (time ÷ rayon's), over the workloads where it verified.
     let gm = |s: &str| {
         let v: Vec<f64> = workloads
             .iter()
@@ -422,7 +424,7 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
     let best = policies
         .iter()
         .filter_map(|p| gm(p).map(|g| (p.as_str(), g)))
-        .max_by(|a, b| a.1.total_cmp(&b.1));
+        .min_by(|a, b| a.1.total_cmp(&b.1));
     match best {
         Some((p, g)) => {
             // The same geomean from the repetitions' extremes, and per workload whether
@@ -437,7 +439,7 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
                 if pr.vs_rayon.is_none() {
                     continue;
                 }
-                if let Some((a, b)) = ratio_range(rr, pr) {
+                if let Some((a, b)) = ratio_range(pr, rr) {
                     lo.push(a);
                     hi.push(b);
                 }
@@ -446,8 +448,8 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
             let spread = match (geomean(&lo), geomean(&hi)) {
                 (Some(a), Some(b)) => format!(
                     "; spread {a:.2}–{b:.2}×{}",
-                    if (a..=b).contains(&1.2) {
-                        ", 1.2× within it"
+                    if (a..=b).contains(&RAYON_TARGET) {
+                        ", the target within it"
                     } else {
                         ""
                     }
@@ -455,17 +457,17 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
                 _ => String::new(),
             };
             tab.row(vec![
-                "best policy ≥ 1.2× rayon (geomean)".into(),
+                RAYON_TARGET_NAME.into(),
                 format!(
                     "{p}: {g:.2}×{spread}; per workload vs rayon: {} of {}",
                     tally.describe(),
                     tally.total()
                 ),
-                if g >= 1.2 { "PASS" } else { "FAIL" }.into(),
+                met(g <= RAYON_TARGET).into(),
             ])
         }
         None => tab.row(vec![
-            "best policy ≥ 1.2× rayon (geomean)".into(),
+            RAYON_TARGET_NAME.into(),
             if !ran("rayon") {
                 "n/a: rayon not run".into()
             } else if policies.is_empty() {
@@ -482,7 +484,7 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
         .map(|s| s.name.to_string())
         .filter(|w| workloads.contains(w))
         .collect();
-    // Per chili workload: (chili / best) on medians, its range over the repetitions, and
+    // Per chili workload: (best / chili) on medians, its range over the repetitions, and
     // the comparison beyond the spread.
     type VsChili = (f64, Option<(f64, f64)>, Option<Versus>);
     let vs_chili: Option<Vec<VsChili>> = best.and_then(|(p, _)| {
@@ -492,8 +494,8 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
                 let c = cell(recs, w, "chili", t)?;
                 let m = cell(recs, w, p, t)?;
                 Some((
-                    c.median_s? / m.median_s?,
-                    ratio_range(c, m),
+                    m.median_s? / c.median_s?,
+                    ratio_range(m, c),
                     Versus::of_records(m, c),
                 ))
             })
@@ -534,8 +536,8 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
             };
             tab.row(vec![
                 chili_target,
-                format!("{p}: {g:.2}× chili{spread}"),
-                if g >= 1.0 { "PASS" } else { "FAIL" }.into(),
+                format!("{p}: {g:.2}× chili's time{spread}"),
+                met(g <= 1.0).into(),
             ])
         }
         _ => {
@@ -576,21 +578,56 @@ fn targets(recs: &[&Record], order: &[String], t: usize) -> Table {
                 tally.total(),
                 100.0 * frac
             ),
-            if frac >= 0.65 { "PASS" } else { "FAIL" }.into(),
+            met(frac >= 0.65).into(),
         ]),
     }
     let failed = recs.iter().filter(|r| !r.verified).count();
     tab.row(vec![
         "every run verified".into(),
         format!("{failed} failed cell(s) of {}", recs.len()),
-        if failed == 0 { "PASS" } else { "FAIL" }.into(),
+        if failed == 0 { "PASS" } else { "FAILED" }.into(),
     ]);
+    tab.notes.push(
+        "The first three rows are the project's performance goals, not tests: \"missed\" means this run on this \
+         machine did not reach the goal, nothing is broken. Only \"every run verified\" checks correctness: FAILED \
+         there means some scheduler computed a wrong result."
+            .into(),
+    );
+    tab.notes.push(format!(
+        "{RAYON_TARGET_NAME}: the fastest splitsteal policy should take at most 1/1.2 of rayon's time, as a \
+         geometric mean over the workloads (×rayon = time ÷ rayon's time, below 1 is faster)."
+    ));
+    tab.notes.push(
+        "no slower than chili: on chili's own benchmarks, that policy's time ÷ chili's should be at most 1 (geomean)."
+            .into(),
+    );
+    tab.notes.push(
+        "lcws-signal ahead of chase-lev: the signal-based LCWS policy (the papers' subject) should beat the classic \
+         Chase–Lev deque beyond the run-to-run spread on at least 65% of the workloads."
+            .into(),
+    );
     tab.notes.push(
         "Spread: a comparison is a win or a loss only when the two cells' min–max ranges over the repetitions do not overlap; \
          otherwise it is a tie. A geomean's spread is the same geomean taken over each workload's extreme ratios."
             .into(),
     );
     tab
+}
+
+/// The ×rayon goal of the fastest policy: 1.2 times rayon's speed, i.e. at most 1/1.2 of
+/// its time (geomean).
+const RAYON_TARGET: f64 = 1.0 / 1.2;
+
+/// The ×rayon target's name in the targets table.
+const RAYON_TARGET_NAME: &str = "best policy ≤ 0.83 ×rayon, i.e. 1.2× rayon's speed (geomean)";
+
+/// A performance target's status: goals are met or missed, never failed.
+fn met(ok: bool) -> &'static str {
+    if ok {
+        "met"
+    } else {
+        "missed"
+    }
 }
 
 fn plots(env: &Env, out: &mut ModeOutput) {
@@ -637,8 +674,8 @@ fn plots(env: &Env, out: &mut ModeOutput) {
         |p| speed.draw(p),
     );
     let vs = Bars {
-        title: format!("Time relative to rayon at {t} threads (> 1: faster than rayon)"),
-        y_desc: "rayon time / time".into(),
+        title: format!("Time ÷ rayon's time at {t} threads (×rayon; below 1: faster than rayon)"),
+        y_desc: "time / rayon's time".into(),
         categories: workloads.clone(),
         series: series(|r| r.vs_rayon, &["serial", "rayon"]),
         log_y: true,
@@ -700,9 +737,9 @@ mod tests {
         };
         let ahead = row("lcws-signal ahead of chase-lev");
         assert_eq!(ahead[1], "1 win, 2 ties, 1 loss of 4 → 25%");
-        assert_eq!(ahead[2], "FAIL");
+        assert_eq!(ahead[2], "missed");
         // Medians alone would say 3 of 4 ahead (75%): the spread rule is what fails it.
-        let rayon = row("best policy ≥ 1.2× rayon");
+        let rayon = row("best policy ≤ 0.83 ×rayon");
         assert!(rayon[1].starts_with("lcws-signal: "), "{rayon:?}");
         assert!(
             rayon[1].contains("spread") && rayon[1].contains("per workload vs rayon"),
@@ -711,7 +748,18 @@ mod tests {
         // treesum: 0.31 (0.30–0.32) against chili's 0.30 (0.295–0.305): overlap, a tie.
         let chili = row("best policy no slower than chili");
         assert!(chili[1].contains("within the spread (a tie)"), "{chili:?}");
-        assert_eq!(chili[2], "FAIL", "pass/fail stays on the medians");
+        // lcws-signal's 0.31 ÷ chili's 0.30: slower on the medians.
+        assert!(chili[1].starts_with("lcws-signal: 1.0"), "{chili:?}");
+        assert_eq!(chili[2], "missed", "met/missed stays on the medians");
+        // The performance goals are never reported as failures; only verification is.
+        assert!(
+            targets
+                .rows
+                .iter()
+                .all(|r| r[2] != "FAIL" && r[2] != "FAILED"),
+            "{:?}",
+            targets.rows
+        );
     }
 
     #[test]
@@ -790,9 +838,9 @@ mod tests {
         );
         let fib = &h.rows[0];
         assert_eq!(fib[1], "lcws-signal");
-        // rayon 0.305 / 0.11 beyond the spread; chili's range overlaps: a tie.
-        assert_eq!(fib[5], "2.77×");
-        assert_eq!(fib[6], "1.09× (tie)");
+        // 0.11 ÷ rayon's 0.305 beyond the spread; chili's range overlaps: a tie.
+        assert_eq!(fib[5], "0.36×");
+        assert_eq!(fib[6], "0.92× (tie)");
         assert_eq!(tabs[0].role, TableRole::Raw);
         assert_eq!(tabs.last().unwrap().role, TableRole::Targets);
     }

@@ -1,4 +1,4 @@
-//! The programs of the `iter` section (issue 13): rayon-style parallel-iterator code,
+//! The programs of the `iter` section: rayon-style parallel-iterator code,
 //! written once and compiled twice, against `rayon::prelude` ([`on_rayon`]) and against
 //! `splitsteal::prelude` ([`on_splitsteal`]). The two modules include the same files; each
 //! has one `use` line of its own:

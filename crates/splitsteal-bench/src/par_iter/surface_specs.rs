@@ -1,4 +1,4 @@
-//! The surface programs (`surface.rs`, issue 31) as [`WorkloadSpec`]s: their generated
+//! The surface programs (`surface.rs`) as [`WorkloadSpec`]s: their generated
 //! inputs (deterministic from the seed), serial references written with std only, and
 //! sizes. Four groups, named by prefix: `src-*` (sources), `ad-*` (adaptors), `con-*`
 //! (consumers), `sort-*` (the three sorts on five key distributions).

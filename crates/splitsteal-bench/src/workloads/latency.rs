@@ -1,5 +1,5 @@
-//! `latency`: start latency of spawned tasks (low-latency thesis, §4.2.2; the `hybrid` issue's
-//! experiment).
+//! `latency`: start latency of spawned tasks (low-latency thesis, §4.2.2: the
+//! hybrid scheduler's experiment).
 //!
 //! An origin task records `t0` and spawns `n` tasks as a spawn loop written with `join`:
 //! `spawn(i) = join(|| spawn(i + 1), || task(i))`: every scheduler runs the first closure

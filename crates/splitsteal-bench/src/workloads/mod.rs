@@ -10,9 +10,9 @@
 //! | low-latency thesis (§4.2.1) | `fib`, `nqueens`, `knapsack`, `matmul`, `strassen`, `cilksort`, `mcpi` |
 //! | chili / UTS | `treesum`, `uts` |
 //! | PBBS (LCWS-in-practice paper, §5; generated inputs) | see [`registry`] |
-//! | shapes (issue 10) | [`shapes`]: shapes users write every day, which a scheduler that runs some joins sequentially for good cannot parallelize |
+//! | shapes | [`shapes`]: shapes users write every day, which a scheduler that runs some joins sequentially for good cannot parallelize |
 //!
-//! The shapes (issue 10), [`shapes`]; arithmetic only, so that nothing but the
+//! The shapes, [`shapes`]; arithmetic only, so that nothing but the
 //! scheduler's willingness to let the coarse work be stolen decides the speedup:
 //!
 //! | workload | shape |
@@ -159,12 +159,12 @@ pub enum Group {
     /// Issue 10's shapes: list walk, coarse join behind pending work, spawns then a coarse
     /// join or a `par_for`.
     Shapes,
-    /// The `iter` section's fine-grained parallel-iterator programs (issue 13), where
+    /// The `iter` section's fine-grained parallel-iterator programs, where
     /// splitting and reducing dominate.
     ParIterFine,
     /// The `iter` section's classic rayon programs (the `port_from_rayon` example).
     ParIterPort,
-    /// The `iter` section's survey of rayon's sources (`src-*`, issue 31).
+    /// The `iter` section's survey of rayon's sources (`src-*`).
     ParIterSource,
     /// The `iter` section's survey of the adaptors that split in their own way (`ad-*`).
     ParIterAdaptor,

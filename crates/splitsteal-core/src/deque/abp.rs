@@ -22,7 +22,7 @@
 //! - [`Stealer::steal`] (`popTop`) reads `age`, then `bot`, and CASes `age` from
 //!   `{tag, top}` to `{tag, top + 1}`; it never retries ([`Steal::Abort`] on a lost race).
 //!
-//! # Reusing slots (issue 33)
+//! # Reusing slots
 //!
 //! The ABP paper's array only returns to index 0 on a reset, so `bot` drifts up while
 //! thieves steal and the owner only pushes (a producer spawning in a loop): "full" came

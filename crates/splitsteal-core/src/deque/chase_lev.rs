@@ -1,4 +1,4 @@
-//! The Chase-Lev deque (low-latency thesis §3.3.2), with the C11 orderings of Lê, Pop,
+//! The Chase-Lev deque (as in the low-latency thesis), with the C11 orderings of Lê, Pop,
 //! Cohen and Zappa Nardelli (PPoPP 2013).
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! The mutex deque: a [`VecDeque`] behind a [`Mutex`], the baseline of the low-latency thesis (§3.2.1)
+//! The mutex deque: a [`VecDeque`] behind a [`Mutex`], the baseline of the low-latency thesis
 //! measured ABP against.
 //!
 //! Every operation, owner or thief, takes the lock. The deque grows like a `VecDeque`, so

@@ -2,9 +2,9 @@
 //!
 //! | deque | paper | owner push / pop | thief |
 //! |---|---|---|---|
-//! | [`Locked`] | low-latency thesis §3.2.1 (baseline) | mutex | mutex |
+//! | [`Locked`] | low-latency thesis (baseline) | mutex | mutex |
 //! | [`Abp`] | ABP paper, Fig. 5 | no sync / StoreLoad fence | fence + CAS |
-//! | [`ChaseLev`] | low-latency thesis §3.3.2 | no sync / StoreLoad fence | fence + CAS |
+//! | [`ChaseLev`] | Chase and Lev; the low-latency thesis | no sync / StoreLoad fence | fence + CAS |
 //! | [`Split`] | the LCWS paper Alg. 2, LCWS-in-practice paper, Listing 2 | **no sync** (private part) | fence + CAS (public part) |
 //!
 //! Every deque has two handles:

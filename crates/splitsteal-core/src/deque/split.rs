@@ -41,7 +41,7 @@
 //! 4. **expose**, the owner's own ([`Split::expose`]), reads `bot` and `public_bot` and then
 //!    stores `public_bot + n`. A handler that raised `public_bot` in between would be undone
 //!    by that stale store: `public_bot` would drop under `top`, and tasks thieves had taken
-//!    would count as private again and be popped by the owner too (issue 10). So the owner
+//!    would count as private again and be popped by the owner too. So the owner
 //!    raises a same-thread guard (`ExposeGuard::active`) before its first read and lowers it
 //!    after its store, with a signal fence on each side. A handler that finds the guard
 //!    raised writes neither `bot` nor `public_bot`: it counts its request in
@@ -85,7 +85,7 @@
 //!   the CAS, and thieves load `age` with Acquire, so a thief that sees the new tag sees
 //!   the reset bottom (this replaces the LCWS-in-practice paper's trailing fence).
 //!
-//! # Capacity: a ring (issue 33)
+//! # Capacity: a ring
 //!
 //! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`, so they
 //! drift up while thieves steal and the owner keeps pushing (a producer spawning in a loop).

@@ -10,7 +10,7 @@ use crate::ForkJoin;
 /// Runs `f(i)` for every `i` in `range`, in parallel, with automatic granularity.
 ///
 /// The range is split recursively on [`ForkJoin::join`] at 9/16 of its length (the low-latency
-/// thesis's rule against power-of-two cache-set aliasing, §3.1, taken relative to the start of
+/// thesis's rule against power-of-two cache-set aliasing, taken relative to the start of
 /// each sub-range). Leaves are at least as large as the prefix that took about a microsecond
 /// when the first iterations were timed (ParlayLib's rule), and leaf boundaries fall on
 /// multiples of `ctx.morsel_bytes() / 8` indices — whole morsels of an array of 8-byte

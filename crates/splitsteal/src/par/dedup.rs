@@ -886,7 +886,7 @@ mod tests {
         );
     }
 
-    /// The grouping of small values (`by_hash_buckets`), on the shapes of issue 16's
+    /// The grouping of small values (`by_hash_buckets`), on the shapes of PBBS's input
     /// families, with estimates that are right, far too low (tables that grow past
     /// MAX_TABLE, 64 slots under test) and absent.
     #[test]

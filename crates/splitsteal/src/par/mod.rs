@@ -1,4 +1,4 @@
-//! Data-parallel primitives (issue 4): written once against [`ForkJoin`](crate::ForkJoin).
+//! Data-parallel primitives, written once against [`ForkJoin`](crate::ForkJoin).
 //!
 //! Every function takes the scheduler context first, so the same code runs on every
 //! splitsteal policy, on rayon or chili through an adapter, and serially on
@@ -37,7 +37,7 @@
 //! # How work is cut
 //!
 //! Loops split their range recursively on [`join`](crate::ForkJoin::join) at 9/16 of its
-//! length (low-latency thesis, §3.1: an exact halving makes the pieces of power-of-two
+//! length (low-latency thesis: an exact halving makes the pieces of power-of-two
 //! arrays alias in set-associative caches; the 9/16 point is taken relative to each
 //! sub-range's start). With automatic granularity (the default) the first iterations are
 //! timed on doubling prefixes until one takes about a microsecond, as ParlayLib's
@@ -47,7 +47,7 @@
 //!
 //! # Morsels
 //!
-//! Leaves that write an output slice are *morsels* (low-latency thesis, §3.4.4, after Leis
+//! Leaves that write an output slice are *morsels* (low-latency thesis, after Leis
 //! et al.): blocks of contiguous indices whose boundaries are the elements that start at an
 //! address that is a multiple of [`ForkJoin::morsel_bytes`](crate::ForkJoin::morsel_bytes),
 //! so two workers never write the same cache line. The morsel size is a pool builder setting
@@ -57,7 +57,7 @@
 //! `chase-lev` and `lcws-signal`), 64 B to 16 KiB are within 2% of each other for
 //! `tabulate`, `map`, `scan` and `filter`: leaves are hundreds of KiB, so their few
 //! boundaries cost nothing either way. 128 keeps the low-latency thesis's two cache lines
-//! (§2.2.3: padding to 128 B because some CPUs fetch two lines), the smallest size that is
+//! (padding to 128 B because some CPUs fetch two lines), the smallest size that is
 //! safe against false sharing everywhere.
 //! Large outputs are also advised onto transparent huge pages (Linux): at 10^7 elements,
 //! 4 KiB page faults were most of the time of `map`, `tabulate` and `scan`.

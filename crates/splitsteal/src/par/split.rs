@@ -130,7 +130,7 @@ impl Align {
         x.checked_sub(back)
     }
 
-    /// A split point for `[a, b)` near `a + 9/16 (b - a)` (low-latency thesis, §3.1: the 9/16
+    /// A split point for `[a, b)` near `a + 9/16 (b - a)` (low-latency thesis: the 9/16
     /// rule, applied relative to `a`, so it stays inside the range when it does not start at
     /// 0),
     /// rounded down to a boundary strictly inside the range, or `None` if there is none.

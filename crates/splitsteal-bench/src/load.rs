@@ -1,0 +1,246 @@
+//! The machine's load while a section of the report ran, so that a run on a busy machine
+//! does not read as trustworthy as a quiet one.
+//!
+//! At the start and end of every section the suite reads the 1-minute load average
+//! (`/proc/loadavg`) and the CPU time spent by the whole machine (`/proc/stat`) and by this
+//! process (`/proc/self/stat`); the machine's busy time minus this process's, over the
+//! section's wall time, is the CPU other processes took meanwhile. Where `/proc` is missing
+//! (not Linux) the figures are absent and no section is flagged.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+/// Other processes' CPU use, in CPUs, above which a section is flagged: a quarter of one
+/// CPU taken from a benchmark that uses every CPU moves its times by more than their
+/// usual spread.
+pub const OTHER_CPU_HIGH: f64 = 0.25;
+
+/// One reading of the machine's load.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    at: Instant,
+    /// The 1-minute load average.
+    loadavg: Option<f64>,
+    /// Jiffies every CPU spent busy (not idle, not waiting for I/O), since boot.
+    busy: Option<u64>,
+    /// Jiffies this process (and its waited-for children) spent on a CPU.
+    own: Option<u64>,
+}
+
+impl Sample {
+    /// Reads `/proc` now.
+    pub fn now() -> Sample {
+        let read = |p: &str| std::fs::read_to_string(p).ok();
+        Sample {
+            at: Instant::now(),
+            loadavg: read("/proc/loadavg").as_deref().and_then(parse_loadavg),
+            busy: read("/proc/stat").as_deref().and_then(parse_stat_busy),
+            own: read("/proc/self/stat").as_deref().and_then(parse_self_stat),
+        }
+    }
+}
+
+/// The load over one section, as `results.json`'s `run.load` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SectionLoad {
+    /// The section (a `--mode` name).
+    pub section: String,
+    /// Its wall time (s).
+    pub seconds: f64,
+    /// The 1-minute load average at its start and its end (this process's threads count
+    /// too).
+    pub loadavg_start: Option<f64>,
+    /// See `loadavg_start`.
+    pub loadavg_end: Option<f64>,
+    /// The CPU time other processes took during the section, in CPUs (1.0: one CPU busy
+    /// the whole time).
+    pub other_cpu: Option<f64>,
+    /// The CPUs this process may use.
+    pub cpus: usize,
+    /// Other processes took more than [`OTHER_CPU_HIGH`] CPUs, or a load average was above
+    /// the CPU count: this section's times are less trustworthy.
+    pub high: bool,
+}
+
+impl SectionLoad {
+    /// The load between two samples, with `ticks` jiffies per second.
+    pub fn between(section: &str, a: &Sample, b: &Sample, cpus: usize, ticks: f64) -> Self {
+        let seconds = b.at.duration_since(a.at).as_secs_f64();
+        let other_cpu = match (a.busy, b.busy, a.own, b.own) {
+            (Some(b0), Some(b1), Some(o0), Some(o1)) if seconds > 0.0 && ticks > 0.0 => {
+                let others = b1.saturating_sub(b0) as f64 - o1.saturating_sub(o0) as f64;
+                Some((others / ticks / seconds).max(0.0))
+            }
+            _ => None,
+        };
+        SectionLoad::new(section, seconds, a.loadavg, b.loadavg, other_cpu, cpus)
+    }
+
+    /// A section's load from its figures; `high` is computed.
+    pub fn new(
+        section: &str,
+        seconds: f64,
+        loadavg_start: Option<f64>,
+        loadavg_end: Option<f64>,
+        other_cpu: Option<f64>,
+        cpus: usize,
+    ) -> Self {
+        let busy_avg = [loadavg_start, loadavg_end]
+            .into_iter()
+            .flatten()
+            .any(|l| l > cpus as f64);
+        let high = busy_avg || other_cpu.is_some_and(|c| c > OTHER_CPU_HIGH);
+        SectionLoad {
+            section: section.to_string(),
+            seconds,
+            loadavg_start,
+            loadavg_end,
+            other_cpu,
+            cpus,
+            high,
+        }
+    }
+
+    /// The section's row of the report's load table.
+    pub fn row(&self) -> Vec<String> {
+        let f = |x: Option<f64>| x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());
+        vec![
+            self.section.clone(),
+            crate::report::fmt_secs(self.seconds),
+            format!("{} → {}", f(self.loadavg_start), f(self.loadavg_end)),
+            self.other_cpu
+                .map(|c| format!("{c:.2} CPU"))
+                .unwrap_or_else(|| "-".into()),
+            if self.high { "HIGH" } else { "ok" }.to_string(),
+        ]
+    }
+}
+
+/// Jiffies per second (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
+pub fn ticks_per_second() -> f64 {
+    // SAFETY: sysconf reads a configuration value; it has no preconditions.
+    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if t > 0 {
+        t as f64
+    } else {
+        100.0
+    }
+}
+
+/// The CPUs this process may use.
+pub fn cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The report's table of every section's load.
+pub fn table(loads: &[SectionLoad]) -> crate::report::Table {
+    let mut t = crate::report::Table::new(
+        "System load during each section",
+        &[
+            "section",
+            "wall time",
+            "load average (start → end)",
+            "other processes",
+            "load",
+        ],
+    );
+    for l in loads {
+        t.row(l.row());
+    }
+    t.notes.push(format!(
+        "Other processes: the CPU time the rest of the machine took during the section (/proc/stat's busy time \
+         minus this process's), in CPUs. HIGH: above {OTHER_CPU_HIGH} CPU, or a 1-minute load average above the \
+         {} CPU(s): the times of that section are less trustworthy (on a busy machine 2-thread cells can be no \
+         faster than 1-thread ones). The load average counts this benchmark's own threads too.",
+        loads.first().map_or_else(cpus, |l| l.cpus)
+    ));
+    t
+}
+
+/// The first field of `/proc/loadavg`.
+fn parse_loadavg(s: &str) -> Option<f64> {
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// The busy jiffies of `/proc/stat`'s `cpu` line: user, nice, system, irq, softirq and steal
+/// (idle and iowait left out; guest time is already inside user).
+fn parse_stat_busy(s: &str) -> Option<u64> {
+    let line = s.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    let at = |i: usize| v.get(i).copied().unwrap_or(0);
+    Some(at(0) + at(1) + at(2) + at(5) + at(6) + at(7))
+}
+
+/// utime + stime + cutime + cstime of `/proc/self/stat` (fields 14 to 17, counted after
+/// the command name, which may hold spaces and parentheses).
+fn parse_self_stat(s: &str) -> Option<u64> {
+    let rest = &s[s.rfind(')')? + 1..];
+    // Fields from 3 (state) on; utime is field 14.
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    (11..15)
+        .map(|i| f.get(i)?.parse::<i64>().ok().map(|x| x.max(0) as u64))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_files_parse() {
+        assert_eq!(parse_loadavg("2.50 1.10 0.90 3/512 12345\n"), Some(2.5));
+        let stat = "cpu  100 5 50 1000 20 3 2 1 0 0\ncpu0 50 2 25 500 10 1 1 0 0 0\n";
+        assert_eq!(parse_stat_busy(stat), Some(100 + 5 + 50 + 3 + 2 + 1));
+        let me = "4242 (splitsteal (x) y) R 1 2 3 4 5 6 7 8 9 10 70 30 4 6 20 0 3 0";
+        assert_eq!(parse_self_stat(me), Some(70 + 30 + 4 + 6));
+        assert_eq!(parse_loadavg(""), None);
+        assert_eq!(parse_stat_busy("intr 1 2\n"), None);
+    }
+
+    #[test]
+    fn other_processes_cpu_and_the_flag() {
+        let t0 = Instant::now();
+        let at = |s: f64| t0 + std::time::Duration::from_secs_f64(s);
+        let a = Sample {
+            at: at(0.0),
+            loadavg: Some(0.5),
+            busy: Some(1000),
+            own: Some(400),
+        };
+        // Over 2 s at 100 ticks/s: the machine 300 busy ticks, this process 250 of them.
+        let b = Sample {
+            at: at(2.0),
+            loadavg: Some(1.5),
+            busy: Some(1300),
+            own: Some(650),
+        };
+        let l = SectionLoad::between("suite", &a, &b, 2, 100.0);
+        assert!((l.other_cpu.unwrap() - 0.25).abs() < 1e-9, "{l:?}");
+        assert!(!l.high, "0.25 CPU is not above the threshold");
+        let c = Sample {
+            busy: Some(1400),
+            ..b
+        };
+        let l = SectionLoad::between("suite", &a, &c, 2, 100.0);
+        assert!(
+            (l.other_cpu.unwrap() - 0.75).abs() < 1e-9 && l.high,
+            "{l:?}"
+        );
+        // A load average above the CPU count flags the section alone.
+        assert!(SectionLoad::new("iter", 1.0, Some(0.1), Some(2.5), Some(0.0), 2).high);
+        assert!(!SectionLoad::new("iter", 1.0, Some(0.1), Some(1.9), Some(0.1), 2).high);
+        // Without /proc nothing is flagged.
+        assert!(!SectionLoad::new("iter", 1.0, None, None, None, 2).high);
+        assert_eq!(l.row()[4], "HIGH");
+        // A real reading works here (Linux).
+        let s = Sample::now();
+        if std::path::Path::new("/proc/stat").exists() {
+            assert!(s.busy.is_some() && s.own.is_some() && s.loadavg.is_some());
+        }
+    }
+}
