@@ -86,7 +86,7 @@ impl Transport for InProc {
     }
 }
 
-/// Message kinds. Those below [`FIRST_CONTROL`] are the steal protocol (delayed by λ).
+/// Message kinds. Those below [`FIRST_CONTROL`](kind::FIRST_CONTROL) are the steal protocol (delayed by λ).
 pub mod kind {
     /// Steal request (thief → victim).
     pub const REQUEST: u64 = 1;

@@ -1,6 +1,6 @@
 //! `into_par_iter()` on inclusive ranges of integers and `char`s: `(a..=b).into_par_iter()`.
 //!
-//! The same machinery as [`range`](super::range) (whose docs say how long ranges and
+//! The same machinery as [`range`] (whose docs say how long ranges and
 //! inference work): `0..=u64::MAX` and `0..=u128::MAX` (2^128 values) are unindexed
 //! parallel iterators that split in halves.
 //!
@@ -76,7 +76,7 @@ impl<T: RangeInteger> IndexedParallelIterator for Iter<T> {
     /// The number of values.
     ///
     /// # Panics
-    /// If the range has more than `usize::MAX` values (see [`range`](super::range)).
+    /// If the range has more than `usize::MAX` values (see [`range`]).
     fn len(&self) -> usize {
         range::indexed_len(self.span())
     }
