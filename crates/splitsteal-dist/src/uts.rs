@@ -4,10 +4,9 @@
 //!
 //! # The tree
 //!
-//! The geometric tree of splitsteal-bench's `uts` workload (the same definition, so the
-//! counts agree): a node at depth `< depth` has `⌊ln(1−u)/ln(1−q)⌋` children, `q = 1/(1+b)`,
-//! `b = 4`, `u` from the node's hash; child hashes mix the parent's with splitmix64 rounds
-//! ([`HASH_ROUNDS`], standing for UTS's SHA-1); the root (seed 19) has 16 children.
+//! The geometric tree of [`splitsteal_report::uts`], the one splitsteal-bench's `uts`
+//! workload traverses too (so the counts agree): expected branching 4, the root (seed 19)
+//! with 16 children.
 //!
 //! # The distributed traversal
 //!
@@ -33,21 +32,7 @@ use crate::clock::{now_ns, wait_until};
 use crate::transport::{kind, Endpoint, Transport};
 use crate::{mix64, proto, FAR};
 
-/// Mixing rounds per child hash (as splitsteal-bench's uts).
-pub const HASH_ROUNDS: u32 = 8;
-/// Expected branching factor.
-pub const BRANCHING: f64 = 4.0;
-/// Root seed.
-pub const ROOT: u64 = 19;
-/// Children of the root.
-pub const ROOT_CHILDREN: u64 = 16;
-
-/// A tree node: its hash and depth.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Node {
-    hash: u64,
-    depth: u32,
-}
+pub use splitsteal_report::uts::UtsNode as Node;
 
 /// Counts of a traversal.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -68,37 +53,6 @@ impl Count {
     }
 }
 
-/// The root.
-pub fn root() -> Node {
-    Node {
-        hash: mix64(mix64(ROOT)),
-        depth: 0,
-    }
-}
-
-fn child(n: Node, i: u64) -> Node {
-    let mut h = n.hash ^ mix64(i + 1);
-    for _ in 0..HASH_ROUNDS {
-        h = mix64(h);
-    }
-    Node {
-        hash: h,
-        depth: n.depth + 1,
-    }
-}
-
-fn num_children(n: Node, max_depth: u32) -> u64 {
-    if n.depth >= max_depth {
-        return 0;
-    }
-    if n.depth == 0 {
-        return ROOT_CHILDREN;
-    }
-    let u = (n.hash >> 11) as f64 / (1u64 << 53) as f64;
-    let q = 1.0 / (1.0 + BRANCHING);
-    ((1.0 - u).ln() / (1.0 - q).ln()).floor() as u64
-}
-
 /// Explores depth first from the nodes on `stack`, at most `budget` nodes; what is left
 /// stays on `stack`.
 fn explore(stack: &mut Vec<Node>, max_depth: u32, budget: u64, count: &mut Count) {
@@ -106,19 +60,19 @@ fn explore(stack: &mut Vec<Node>, max_depth: u32, budget: u64, count: &mut Count
     while left > 0 {
         let Some(n) = stack.pop() else { return };
         left -= 1;
-        let k = num_children(n, max_depth);
+        let k = n.num_children(max_depth);
         count.nodes += 1;
         if k == 0 {
             count.leaves += 1;
             count.max_depth = count.max_depth.max(n.depth);
         }
-        stack.extend((0..k).map(|i| child(n, i)));
+        stack.extend((0..k).map(|i| n.child(i)));
     }
 }
 
 /// The serial count (one thread, an explicit stack).
 pub fn serial_count(max_depth: u32) -> Count {
-    let mut stack = vec![root()];
+    let mut stack = vec![Node::root()];
     let mut c = Count::default();
     explore(&mut stack, max_depth, u64::MAX, &mut c);
     c
@@ -279,7 +233,11 @@ fn run_rank<T: Transport + ?Sized>(
         .build()
         .map_err(|e| format!("rank {me}: pool: {e}"))?;
     let mut rng = SmallRng::seed_from_u64(mix64(p.seed ^ mix64(me as u64 + 1)));
-    let mut stack: Vec<Node> = if me == 0 { vec![root()] } else { Vec::new() };
+    let mut stack: Vec<Node> = if me == 0 {
+        vec![Node::root()]
+    } else {
+        Vec::new()
+    };
     let mut count = Count::default();
     let (mut sent, mut received, mut requests) = (0u64, 0u64, 0u64);
     let mut outstanding = false;

@@ -3,7 +3,8 @@
 //! Unix tool's when a pipe closes ([`console`]), and output folders checked before any
 //! work starts, with every file error naming its path ([`out_dir`]); the documented exit
 //! statuses ([`Exit`]); the HTML page every report is written as ([`page`]) and a check
-//! that an SVG's labels lie inside it ([`svg_check`]).
+//! that an SVG's labels lie inside it ([`svg_check`]); and the UTS tree that the suite's
+//! `uts` workload and `splitsteal dist uts` both traverse ([`uts`]).
 
 pub mod console;
 mod exit;
@@ -11,6 +12,7 @@ pub mod out_dir;
 pub mod page;
 mod run_info;
 pub mod svg_check;
+pub mod uts;
 
 pub use exit::{Exit, ExitError};
 pub use run_info::{machine, revision, utc_now, RunInfo};
