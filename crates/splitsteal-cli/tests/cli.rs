@@ -2,12 +2,11 @@
 //! behaves like a tool scripts can trust: documented exit codes, a closed pipe or an
 //! interrupt that keeps the finished work, no stale files in a reused report folder.
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 mod common;
-use common::{output_with_closed_stdout, scratch};
+use common::{interrupted_at, output_with_closed_stdout, scratch};
 
 fn splitsteal(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_splitsteal"));
@@ -295,33 +294,10 @@ fn sigint_writes_the_finished_workloads_as_a_partial_report_and_exits_130() {
     args[w + 1] = "nqueens,knapsack".into();
     let r = args.iter().position(|a| a == "--reps").unwrap();
     args[r + 1] = "10".into();
-    let mut child = bench_cmd(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        assert_ne!(
-            stderr.read_line(&mut line).unwrap(),
-            0,
-            "no progress line: {seen}"
-        );
-        seen.push_str(&line);
-        if line.starts_with("[suite] nqueens: runs ") {
-            break;
-        }
-    }
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
-    // is not reused); it only sends a signal.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{seen}{rest}");
+    let (code, seen, rest) = interrupted_at(&mut bench_cmd(&args), |line| {
+        line.starts_with("[suite] nqueens: runs ")
+    });
+    assert_eq!(code, 130, "{seen}{rest}");
     assert!(
         rest.contains("partial report") && rest.contains(&out.display().to_string()),
         "says where: {rest}"
@@ -362,30 +338,15 @@ fn an_early_sigint_leaves_no_empty_folder_behind() {
     args[w + 1] = "knapsack".into();
     let r = args.iter().position(|a| a == "--reps").unwrap();
     args[r + 1] = "10".into();
-    let mut child = bench_cmd(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "{seen}");
-        seen.push_str(&line);
-        if line.contains("runs planned") {
-            break;
+    let out_for_check = out.clone();
+    let (code, seen, rest) = interrupted_at(&mut bench_cmd(&args), |line| {
+        // The run made its folder before it says how many runs it plans.
+        line.contains("runs planned") && {
+            assert!(out_for_check.is_dir(), "the run made its folder: {line}");
+            true
         }
-    }
-    assert!(out.is_dir(), "the run made its folder: {seen}");
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
-    // is not reused); it only sends a signal.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{seen}{rest}");
+    });
+    assert_eq!(code, 130, "{seen}{rest}");
     assert!(
         rest.contains("no workload had finished") && rest.contains("removed"),
         "{rest}"

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::output_with_closed_stdout;
+use common::{interrupted_at, output_with_closed_stdout};
 
 /// The three simulators that write files, with tiny parameters.
 fn writing_commands() -> Vec<Vec<&'static str>> {
@@ -309,37 +309,16 @@ fn every_simulator_reports_progress_and_writes_an_index_whose_links_resolve() {
 /// removes the empty `--out` it had created.
 #[test]
 fn an_interrupted_sweep_says_so_and_exits_130() {
-    use std::io::{BufRead, BufReader, Read};
     let d = scratch("sweep-sigint");
     let out = d.join("report");
     // The paper's full sweep: tens of seconds, far longer than the test waits.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splitsteal"))
-        .args(["sim", "latency", "--sweep", "--out"])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_splitsteal"));
+    cmd.args(["sim", "latency", "--sweep", "--out"])
         .arg(&out)
         .env_remove("SPLITSTEAL_POLICY")
-        .env("SPLITSTEAL_NUM_THREADS", "2")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "{seen}");
-        seen.push_str(&line);
-        if line.contains("runs planned") {
-            break;
-        }
-    }
-    let pid = libc::pid_t::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
-    // is not reused); it only sends a signal.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{seen}{rest}");
+        .env("SPLITSTEAL_NUM_THREADS", "2");
+    let (code, seen, rest) = interrupted_at(&mut cmd, |line| line.contains("runs planned"));
+    assert_eq!(code, 130, "{seen}{rest}");
     assert!(
         rest.contains("interrupted") && rest.contains("the sweep stopped before it finished"),
         "{rest}"

@@ -1,5 +1,7 @@
-//! What the CLI test files share: scratch folders and a run whose stdout reader is gone.
+//! What the CLI test files share: scratch folders, a run whose stdout reader is gone, and
+//! a run interrupted (SIGINT) at a chosen point.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -47,4 +49,34 @@ pub fn splitsteal(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Runs `cmd`, sends it SIGINT once a line of its stderr satisfies `at`, and waits for it:
+/// (exit code, stderr up to that line, the rest of stderr). stdout is discarded.
+#[allow(dead_code)] // Not every test file interrupts a run.
+pub fn interrupted_at(cmd: &mut Command, at: impl Fn(&str) -> bool) -> (i32, String, String) {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the splitsteal binary");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = stderr.read_line(&mut line).unwrap();
+        assert_ne!(n, 0, "the run ended before the awaited line: {seen}");
+        seen.push_str(&line);
+        if at(&line) {
+            break;
+        }
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for (so the pid
+    // is not reused); it only sends a signal.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    (status.code().unwrap_or(-1), seen, rest)
 }
