@@ -100,6 +100,16 @@ impl<T> JobResult<T> {
     }
 }
 
+/// Runs `f` (once), returning its panic instead of unwinding. Not generic: a stolen job's
+/// `execute` catches its closure's panic through here, so the unwinding machinery
+/// (`catch_unwind`'s landing pad and payload plumbing) is compiled once rather than once per
+/// join call site. The dynamic call costs nothing that matters on this path: a job runs
+/// through `execute` only when stolen or picked up by a waiting joiner, not when popped back.
+#[inline(never)]
+fn run_caught(f: &mut dyn FnMut()) -> Result<(), Box<dyn Any + Send>> {
+    panic::catch_unwind(AssertUnwindSafe(f))
+}
+
 /// `join`'s second closure, living on the joiner's stack.
 ///
 /// The closure is consumed exactly once: by `execute` (a thief, or the joiner's wait
@@ -142,11 +152,18 @@ impl<L: Latch, F: FnOnce(&WorkerThread) -> R + Send, R: Send> StackJob<L, F, R> 
         // SAFETY: the joiner keeps the job alive until its latch is set, and the job is run
         // once, so we have exclusive access to `func` and `result` until the latch is set.
         unsafe {
-            let func = ManuallyDrop::take(&mut *(*this).func.get());
             // Stack jobs only run on workers (stolen, or run by their joiner's wait loop).
             let worker = &*WorkerThread::current();
             worker.task_starts();
-            (*(*this).result.get()).write(JobResult::call(|| func(worker)));
+            let result = &mut *(*this).result.get();
+            // Called once, by `run_caught`.
+            let mut run = || {
+                let func = ManuallyDrop::take(&mut *(*this).func.get());
+                result.write(JobResult::Ok(func(worker)));
+            };
+            if let Err(payload) = run_caught(&mut run) {
+                result.write(JobResult::Panic(payload));
+            }
             // After `set`, the joiner may return and free the job: touch nothing after it.
             L::set(&raw const (*this).latch);
         }

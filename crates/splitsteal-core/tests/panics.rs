@@ -127,3 +127,47 @@ fn a_panic_in_a_join_whose_deque_was_full_still_runs_b_first() {
     }
     panic::set_hook(hook);
 }
+
+/// A thief runs `b` and `b` panics: the panic is caught on the thief's side (its worker
+/// survives) and resumed on the joiner's, after `a` returned.
+#[test]
+fn a_panic_in_a_stolen_b_reaches_the_joiner() {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    for &policy in Policy::ALL {
+        let pool = common::pool(2, policy);
+        let b_started = AtomicBool::new(false);
+        let a_saw_b = AtomicBool::new(false);
+        let r = quiet(|| {
+            pool.install(|| {
+                splitsteal_core::join(
+                    || {
+                        // `b` can only start on the other worker while `a` runs; small
+                        // joins let a polled victim answer the thief.
+                        let t0 = std::time::Instant::now();
+                        while !b_started.load(Ordering::SeqCst) {
+                            splitsteal_core::join(|| (), || ());
+                            if t0.elapsed() > std::time::Duration::from_secs(10) {
+                                return;
+                            }
+                        }
+                        a_saw_b.store(true, Ordering::SeqCst);
+                    },
+                    || {
+                        b_started.store(true, Ordering::SeqCst);
+                        panic!("boom in stolen b")
+                    },
+                )
+            })
+        });
+        assert!(
+            a_saw_b.load(Ordering::SeqCst),
+            "{policy}: b was never stolen"
+        );
+        let msg = r.unwrap_err().downcast::<&str>().map(|b| *b).unwrap_or("?");
+        assert_eq!(msg, "boom in stolen b", "{policy}");
+        // Both workers still run work.
+        assert_eq!(pool.install(|| fib(20)), 6765, "{policy}");
+    }
+    panic::set_hook(hook);
+}
