@@ -187,8 +187,11 @@ where
 
 /// [`join_context`] on `worker`; `outside` when the caller is not on that worker's thread
 /// (then both closures migrated). One function for both cases, so that the closures'
-/// code is compiled once.
-#[inline]
+/// code is compiled once. Not inlined, so that the worker's path and the outside path
+/// (`join_context_outside`) share its one copy: inlined, the whole join would be compiled
+/// twice per call site (and the outside copy into the caller, often `main`). The call it
+/// adds is one per `join_context`, which the iterators make once per split.
+#[inline(never)]
 fn join_context_on<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B, outside: bool) -> (RA, RB)
 where
     A: FnOnce(FnContext) -> RA + Send,

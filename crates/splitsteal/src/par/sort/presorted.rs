@@ -95,6 +95,35 @@ where
     false
 }
 
+/// Sorts indices by `before`, a strict total order, with the parallel merge sort.
+///
+/// Generic over the context alone, with a dynamic comparator: every element type and
+/// comparator share this one copy of the merge sort. (Instantiated per sort call site, the
+/// outliers' index sort was a second whole parallel merge sort for each, a third of a
+/// user crate's LLVM IR.) The dynamic call per comparison is small beside what it compares:
+/// two elements reached through their indices, at most `n / 32` outliers.
+fn sort_indices<C: ForkJoin>(
+    ctx: &mut C,
+    idx: &mut [usize],
+    before: &(dyn Fn(&usize, &usize) -> bool + Sync),
+) {
+    // An inconsistent `is_less` makes this order inconsistent too: `leaf_sort` keeps std's
+    // panic for that from escaping.
+    let leaf = |s: &mut [usize]| {
+        let cmp = |a: &usize, b: &usize| {
+            if before(a, b) {
+                std::cmp::Ordering::Less
+            } else if before(b, a) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        };
+        leaf_sort(s, &cmp, false)
+    };
+    merge_sort_plain(ctx, idx, &|a: &usize, b: &usize| before(a, b), &leaf);
+}
+
 /// Reverses `v` if it is strictly descending.
 fn reverse_if_descending<C, T, L>(ctx: &mut C, v: &mut [T], is_less: &L) -> bool
 where
@@ -284,27 +313,13 @@ where
     // sort is fine and ties keep input order.
     {
         let vp = Ptr(v.as_ptr() as *mut T);
-        // SAFETY (both closures): the indices are in bounds, and the merge sort hands each
-        // index, so each element, to one task at a time; nothing writes `v` meanwhile.
-        let before_sync = move |a: &usize, b: &usize| unsafe {
+        // SAFETY: the indices are in bounds, and the merge sort hands each index, so each
+        // element, to one task at a time; nothing writes `v` meanwhile.
+        let before = move |a: &usize, b: &usize| unsafe {
             let (x, y) = (&*vp.get().add(*a), &*vp.get().add(*b));
             is_less(x, y) || (!is_less(y, x) && a < b)
         };
-        // An inconsistent `is_less` makes this order inconsistent too: `leaf_sort` keeps
-        // std's panic for that from escaping.
-        let leaf = move |s: &mut [usize]| {
-            let cmp = |a: &usize, b: &usize| {
-                if before_sync(a, b) {
-                    std::cmp::Ordering::Less
-                } else if before_sync(b, a) {
-                    std::cmp::Ordering::Greater
-                } else {
-                    std::cmp::Ordering::Equal
-                }
-            };
-            leaf_sort(s, &cmp, false)
-        };
-        merge_sort_plain(ctx, &mut outs, &before_sync, &leaf);
+        sort_indices(ctx, &mut outs, &before);
     }
     // Kept elements in order: block `b`'s are global ranks `g0[b]..g0[b + 1]`.
     let mut g0 = Vec::with_capacity(scans.len() + 1);
