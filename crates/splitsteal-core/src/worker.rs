@@ -586,7 +586,7 @@ impl WorkerThread {
         let info = self.info(self.random_victim());
         self.counters.steal_attempts.bump();
         match info.steal() {
-            Steal::Success(job) => Some(self.stole(job)),
+            Steal::Success(job) => Some(self.stole(job, info)),
             Steal::PrivateWork => {
                 self.notify(info);
                 self.await_exposure(info)
@@ -611,7 +611,7 @@ impl WorkerThread {
             }
             self.counters.steal_attempts.bump();
             match info.steal() {
-                Steal::Success(job) => return Some(self.stole(job)),
+                Steal::Success(job) => return Some(self.stole(job, info)),
                 // Still private: ask again once the last request was answered.
                 Steal::PrivateWork => {
                     if self.answered(info) {
@@ -627,9 +627,26 @@ impl WorkerThread {
         None
     }
 
-    /// Bookkeeping of a successful steal.
-    fn stole(&self, job: JobRef) -> JobRef {
+    /// Bookkeeping of a successful steal from `victim`, and the wake-up it passes on.
+    ///
+    /// A victim's push wakes one sleeper (the sleepers' standing requests are one flag,
+    /// taken at once), so a burst of work on one worker (spawns from a loop, the first
+    /// split of a parallel loop after an idle spell) would reach one thief and stay on two
+    /// workers. So each successful thief passes a wake-up on while others sleep: to one
+    /// sleeper now if the victim has work left, else as a standing request on the victim,
+    /// so that its next push wakes one. Thieves woken this way do the same when they
+    /// succeed, and the wake-ups spread in doublings. A steal is rare (the LCWS paper's
+    /// O(P·T∞) bound), so this adds at most one wake-up per steal.
+    fn stole(&self, job: JobRef, victim: &WorkerInfo) -> JobRef {
         self.counters.steals.bump();
+        if self.registry.sleep.has_sleepers() {
+            if victim.stealer.has_public_work() || victim.stealer.private_len() > 0 {
+                self.registry.sleep.wake_one();
+            } else {
+                count_rmw(Side::Scheduler);
+                victim.wanted.post(Wanted::SLEEPER);
+            }
+        }
         job
     }
 

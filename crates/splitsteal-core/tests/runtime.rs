@@ -474,3 +474,45 @@ fn a_producer_whose_thief_keeps_up_never_finds_its_deque_full() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// A burst of spawned tasks from one worker, while the others sleep, reaches every worker:
+/// each task waits (a bounded while) until all `THREADS` tasks run at once, which only
+/// happens if every sleeping worker was woken and stole one. The spawner's first push
+/// wakes one sleeper; the others must be woken as thieves succeed (a wake-up passed on
+/// while the victim has work left), or the burst runs on two workers.
+#[test]
+fn a_spawn_burst_wakes_every_sleeping_worker() {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    const THREADS: usize = 4;
+    for &policy in Policy::ALL {
+        let pool = pool(THREADS, policy);
+        // Let every worker run out of spin rounds and fall asleep.
+        std::thread::sleep(Duration::from_millis(50));
+        let arrived = AtomicUsize::new(0);
+        let all_met = AtomicBool::new(true);
+        pool.scope(|s| {
+            for _ in 0..THREADS {
+                s.spawn(|_| {
+                    arrived.fetch_add(1, Ordering::SeqCst);
+                    let t0 = Instant::now();
+                    while arrived.load(Ordering::SeqCst) < THREADS {
+                        // A polled victim answers its thieves here.
+                        splitsteal_core::serve_thieves();
+                        if t0.elapsed() > Duration::from_secs(5) {
+                            all_met.store(false, Ordering::SeqCst);
+                            return;
+                        }
+                        std::thread::yield_now();
+                    }
+                });
+            }
+        });
+        assert!(
+            all_met.load(Ordering::SeqCst),
+            "{policy}: a task waited 5 s for the other {} to start: the burst did not reach \
+             every worker",
+            THREADS - 1
+        );
+    }
+}
