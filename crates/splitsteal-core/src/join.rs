@@ -84,11 +84,18 @@ where
     RA: Send,
     RB: Send,
 {
-    let mut ops = Some((a, b));
+    on_worker_outside(|_, _| join(a, b))
+}
+
+/// Runs `op` once through [`run_outside`], with the worker it found and whether the
+/// operation migrated, and returns its result.
+#[inline(always)]
+fn on_worker_outside<R: Send>(op: impl FnOnce(&WorkerThread, bool) -> R + Send) -> R {
+    let mut op = Some(op);
     let mut out = None;
-    run_outside(&mut |_, _| {
-        if let Some((a, b)) = ops.take() {
-            out = Some(join(a, b));
+    run_outside(&mut |worker, migrated| {
+        if let Some(op) = op.take() {
+            out = Some(op(worker, migrated));
         }
     });
     out.expect("run_outside runs its operation once")
@@ -175,14 +182,7 @@ where
     RA: Send,
     RB: Send,
 {
-    let mut ops = Some((a, b));
-    let mut out = None;
-    run_outside(&mut |worker, migrated| {
-        if let Some((a, b)) = ops.take() {
-            out = Some(join_context_on(worker, a, b, migrated));
-        }
-    });
-    out.expect("run_outside runs its operation once")
+    on_worker_outside(|worker, migrated| join_context_on(worker, a, b, migrated))
 }
 
 /// [`join_context`] on `worker`; `outside` when the caller is not on that worker's thread

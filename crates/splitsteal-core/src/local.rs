@@ -212,8 +212,8 @@ impl LocalDeque {
         }
     }
 
-    /// [`LocalDeque::push_fork`] on the classical deques and under `hybrid`: one dispatch
-    /// on the kind, the push inline in each arm.
+    /// [`LocalDeque::push_fork`] on the classical deques and under `hybrid` (which may mail
+    /// instead): one dispatch on the kind, the push inline in each arm.
     ///
     /// Cold only for code layout: the split deques' inline push then falls through (two
     /// jumps fewer per join); for the deques that come here the call is the same.
@@ -223,17 +223,42 @@ impl LocalDeque {
     #[cold]
     #[inline(never)]
     unsafe fn push_fork_elsewhere(&self, job: JobRef) -> Fork {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.push_or_mail(job, HybridLocal::mails) }
+    }
+
+    /// Pushes `job` at the bottom of whichever deque this is; `false` if it is full.
+    ///
+    /// # Safety
+    /// On the owner thread.
+    #[inline(never)]
+    pub(crate) unsafe fn push(&self, job: JobRef) -> bool {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.push_or_mail(job, |_| false) == Fork::Pushed }
+    }
+
+    /// The push of [`LocalDeque::push`] and [`LocalDeque::push_fork_elsewhere`], in one
+    /// dispatch on the kind: under `hybrid`, [`Fork::Mail`] instead where `mails` says so.
+    ///
+    /// # Safety
+    /// On the owner thread.
+    #[inline(always)]
+    unsafe fn push_or_mail(&self, job: JobRef, mails: impl Fn(&HybridLocal) -> bool) -> Fork {
         #[inline(always)]
         fn push_on<D: Owner<JobRef>>(d: &UnsafeCell<D>, job: JobRef) -> Fork {
-            // SAFETY: `push_fork`'s caller is on the owner thread.
+            // SAFETY: `push_or_mail`'s caller is on the owner thread.
             match unsafe { own(d, |d| d.push(job)) } {
                 Ok(()) => Fork::Pushed,
                 Err(_) => Fork::Full,
             }
         }
         #[inline(always)]
-        fn mail_or_push<D: Owner<JobRef>>(m: &Mailed<D>, job: JobRef) -> Fork {
-            if m.hybrid.mails() {
+        fn mail_or_push<D: Owner<JobRef>>(
+            m: &Mailed<D>,
+            job: JobRef,
+            mails: impl Fn(&HybridLocal) -> bool,
+        ) -> Fork {
+            if mails(&m.hybrid) {
                 Fork::Mail
             } else {
                 push_on(&m.deque, job)
@@ -245,36 +270,11 @@ impl LocalDeque {
             LocalDeque::ChaseLev(d) => push_on(d, job),
             LocalDeque::Locked(d) => push_on(d, job),
             LocalDeque::MailingSplitSignalled(m) | LocalDeque::MailingSplitPolled(m) => {
-                mail_or_push(m, job)
+                mail_or_push(m, job, mails)
             }
-            LocalDeque::MailingAbp(m) => mail_or_push(m, job),
-            LocalDeque::MailingChaseLev(m) => mail_or_push(m, job),
-            LocalDeque::MailingLocked(m) => mail_or_push(m, job),
-        }
-    }
-
-    /// Pushes `job` at the bottom of whichever deque this is; `false` if it is full.
-    ///
-    /// # Safety
-    /// On the owner thread.
-    #[inline(never)]
-    pub(crate) unsafe fn push(&self, job: JobRef) -> bool {
-        fn push_on<D: Owner<JobRef>>(d: &UnsafeCell<D>, job: JobRef) -> bool {
-            // SAFETY: `LocalDeque::push`'s caller is on the owner thread.
-            unsafe { own(d, |d| d.push(job).is_ok()) }
-        }
-        match self {
-            LocalDeque::SplitSignalled(d)
-            | LocalDeque::SplitPolled(d)
-            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. })
-            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. }) => push_on(d, job),
-            LocalDeque::Locked(d) | LocalDeque::MailingLocked(Mailed { deque: d, .. }) => {
-                push_on(d, job)
-            }
-            LocalDeque::Abp(d) | LocalDeque::MailingAbp(Mailed { deque: d, .. }) => push_on(d, job),
-            LocalDeque::ChaseLev(d) | LocalDeque::MailingChaseLev(Mailed { deque: d, .. }) => {
-                push_on(d, job)
-            }
+            LocalDeque::MailingAbp(m) => mail_or_push(m, job, mails),
+            LocalDeque::MailingChaseLev(m) => mail_or_push(m, job, mails),
+            LocalDeque::MailingLocked(m) => mail_or_push(m, job, mails),
         }
     }
 

@@ -25,20 +25,29 @@ fn process_cpu_time() -> Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
+/// Warms `pools` up, lets their workers fall asleep for `settle`, and returns the CPU time
+/// the process burned over the next `window` and that window's real length.
+fn idle_burn(
+    pools: &[splitsteal_core::ThreadPool],
+    settle: Duration,
+    window: Duration,
+) -> (Duration, Duration) {
+    for pool in pools {
+        assert_eq!(pool.install(|| fib(20)), 6765);
+    }
+    std::thread::sleep(settle);
+    let cpu0 = process_cpu_time();
+    let wall0 = Instant::now();
+    std::thread::sleep(window);
+    (process_cpu_time() - cpu0, wall0.elapsed())
+}
+
 #[test]
 fn an_idle_pool_burns_under_one_percent_of_a_core_and_wakes_promptly() {
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let pools: Vec<_> = Policy::ALL.iter().map(|&p| common::pool(2, p)).collect();
-    for pool in &pools {
-        assert_eq!(pool.install(|| fib(20)), 6765);
-    }
-    // Let the workers finish spinning and fall asleep.
-    std::thread::sleep(Duration::from_millis(200));
-    let cpu0 = process_cpu_time();
-    let wall0 = Instant::now();
-    std::thread::sleep(Duration::from_secs(1));
-    let cpu = process_cpu_time() - cpu0;
-    let wall = wall0.elapsed();
+    // Let the workers finish spinning and fall asleep, then measure.
+    let (cpu, wall) = idle_burn(&pools, Duration::from_millis(200), Duration::from_secs(1));
     // All pools together (14 workers) must stay under 1% of one core.
     assert!(
         cpu.as_secs_f64() < 0.01 * wall.as_secs_f64(),
@@ -69,15 +78,11 @@ fn an_idle_pool_without_membarrier_burns_nothing_and_wakes() {
                 .unwrap()
         })
         .collect();
-    for pool in &pools {
-        assert_eq!(pool.install(|| fib(20)), 6765);
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    let cpu0 = process_cpu_time();
-    let wall0 = Instant::now();
-    std::thread::sleep(Duration::from_millis(300));
-    let cpu = process_cpu_time() - cpu0;
-    let wall = wall0.elapsed();
+    let (cpu, wall) = idle_burn(
+        &pools,
+        Duration::from_millis(100),
+        Duration::from_millis(300),
+    );
     // 14 workers together under 1% of one core (they burned about 12% before).
     assert!(
         cpu.as_secs_f64() < 0.01 * wall.as_secs_f64(),

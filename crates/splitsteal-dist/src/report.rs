@@ -13,7 +13,7 @@ use splitsteal_sim::latency::{self as simlat, RunResult};
 use splitsteal_sim::meta::RunMeta;
 use splitsteal_sim::plot::{self, BoxData};
 use splitsteal_sim::stats;
-use splitsteal_sim::sweep::markdown_tables_html;
+use splitsteal_sim::sweep::{markdown_tables_html, pow10_label};
 
 use crate::bag::BagRun;
 use crate::ping::PingResult;
@@ -226,20 +226,6 @@ impl LatencyReport {
     }
 }
 
-fn short(w: u64) -> String {
-    let mut e = 0;
-    let mut x = w;
-    while x >= 10 && x.is_multiple_of(10) {
-        x /= 10;
-        e += 1;
-    }
-    if x == 1 && e >= 3 {
-        format!("1e{e}")
-    } else {
-        w.to_string()
-    }
-}
-
 /// Writes the report folder; returns the files written.
 pub fn write(
     rep: &LatencyReport,
@@ -302,7 +288,7 @@ pub fn write(
 
     let mut boxes = Vec::new();
     for c in &rep.cells {
-        let label = format!("W={}\np={}\nλ={}", short(c.work), c.procs, c.latency);
+        let label = format!("W={}\np={}\nλ={}", pow10_label(c.work), c.procs, c.latency);
         boxes.push(BoxData {
             label: label.clone(),
             group: 0,

@@ -168,7 +168,8 @@ pub fn run_sweep_with(cfg: &SweepConfig, progress: &Progress) -> Result<SweepRes
     })
 }
 
-fn pow10_label(w: u64) -> String {
+/// `w` as `10^k` when it is a power of ten (plot and table labels), else in digits.
+pub fn pow10_label(w: u64) -> String {
     let mut k = 0;
     let mut x = w;
     while x >= 10 && x.is_multiple_of(10) {

@@ -188,6 +188,11 @@ impl Poll {
         Poll(crate::serve_thieves_needed().then(|| Cell::new(CHUNK)))
     }
 
+    /// Counting down, whatever the pool (the caller asked `serve_thieves_needed`).
+    fn counting() -> Poll {
+        Poll(Some(Cell::new(CHUNK)))
+    }
+
     #[inline]
     fn tick(&self) {
         if let Some(left) = &self.0 {
@@ -205,13 +210,9 @@ impl Poll {
 /// `live`, counting down to a [`serve_thieves`](crate::serve_thieves) call every
 /// [`CHUNK`] items: what the searches' own loops look at per item where thieves poll.
 fn serving_thieves<T>(mut live: impl FnMut(&T) -> bool) -> impl FnMut(&T) -> bool {
-    let mut countdown = CHUNK;
+    let polls = Poll::counting();
     move |item| {
-        countdown -= 1;
-        if countdown == 0 {
-            countdown = CHUNK;
-            crate::serve_thieves();
-        }
+        polls.tick();
         live(item)
     }
 }
