@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use crossbeam_utils::CachePadded;
 
 use crate::deque::Steal;
+use crate::exposure::SignalMark;
 use crate::handlers::Handlers;
 use crate::hybrid::Hybrid;
 use crate::job::{JobRef, StackJob};
@@ -34,7 +35,7 @@ pub(crate) struct WorkerInfo {
     /// Signal policies: an exposure signal is on its way to this worker and its handler has
     /// not run yet (thieves send no second one meanwhile). Set by thieves, cleared by the
     /// handler.
-    pub(crate) signalled: CachePadded<AtomicBool>,
+    pub(crate) signalled: CachePadded<SignalMark>,
     /// When the pending signal was sent (`clock_ns`), for the thieves' overdue check (see
     /// `crate::exposure`, "When a signal is not answered").
     pub(crate) signal_sent_at: AtomicU64,
@@ -72,7 +73,7 @@ impl WorkerInfo {
         WorkerInfo {
             stealer,
             wanted: CachePadded::new(Wanted::new()),
-            signalled: CachePadded::new(AtomicBool::new(false)),
+            signalled: CachePadded::new(SignalMark::new()),
             signal_sent_at: AtomicU64::new(0),
             rearms: AtomicU32::new(0),
             kept_last: AtomicBool::new(false),
@@ -123,7 +124,7 @@ impl WorkerInfo {
         }
         // Relaxed: a thief that still sees `false` finds the gate closed; `true` keeps the
         // others from trying at all.
-        self.signalled.store(true, Ordering::Relaxed);
+        self.signalled.close();
     }
 
     pub(crate) fn pthread(&self) -> libc::pthread_t {

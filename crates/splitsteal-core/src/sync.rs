@@ -5,12 +5,16 @@
 //! checker (the tokio pattern); otherwise they are `std`'s. Only code that must be model-checked imports from here.
 
 #[cfg(all(test, loom))]
-pub(crate) use loom::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize};
+pub(crate) use loom::sync::atomic::{
+    fence, AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize,
+};
 #[cfg(all(test, loom))]
 pub(crate) use loom::sync::Arc;
 
 #[cfg(not(all(test, loom)))]
-pub(crate) use std::sync::atomic::{fence, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize};
+pub(crate) use std::sync::atomic::{
+    fence, AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize,
+};
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::Arc;
 

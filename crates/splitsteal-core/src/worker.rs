@@ -550,10 +550,10 @@ impl WorkerThread {
             // Relaxed: a hint for the thieves' overdue check; a stale count only makes one
             // of them wait longer before its next look.
             info.rearms.store(0, Ordering::Relaxed);
-            // Release: a thief that sees the answer (false) also sees the exposure (or, if we
-            // interrupted the owner's own `expose`, sees it a few instructions later, when
-            // that call serves our deferred request and counts it under `exposures`).
-            info.signalled.store(false, Ordering::Release);
+            // A thief that sees the answer also sees the exposure (or, if we interrupted the
+            // owner's own `expose`, sees it a few instructions later, when that call serves
+            // our deferred request and counts it under `exposures`).
+            info.signalled.answer();
         }
     }
 
@@ -655,7 +655,7 @@ impl WorkerThread {
     fn answered(&self, info: &WorkerInfo) -> bool {
         match self.thief_asking {
             // Acquire: pairs with the handler's Release; its exposure is then visible.
-            Asking::Signal { .. } => !info.signalled.load(Ordering::Acquire),
+            Asking::Signal { .. } => !info.signalled.is_pending(Ordering::Acquire),
             Asking::Poll | Asking::Never => !info.wanted.has(Wanted::POLL_REQUEST),
         }
     }
@@ -668,14 +668,14 @@ impl WorkerThread {
             self.post_poll_request(info);
             return;
         };
-        // Relaxed: a duplicate filter; a stale `false` costs one extra signal.
-        if info.signalled.load(Ordering::Relaxed) {
+        // One signal in flight per victim: only the thief that sets the mark sends
+        // (`crate::exposure`, "One signal in flight per victim").
+        if !info.signalled.claim() {
             self.follow_up(info, signal);
             return;
         }
-        // Relaxed (both): a stale `false` costs one extra signal, a stale time one early
-        // or late follow-up.
-        info.signalled.store(true, Ordering::Relaxed);
+        count_rmw(Side::Thief);
+        // Relaxed: a stale time costs one early or late follow-up.
         info.signal_sent_at.store(clock_ns(), Ordering::Relaxed);
         self.send_signal(info, signal);
     }
@@ -795,7 +795,7 @@ impl WorkerThread {
                 // signal already followed up (the victim blocks it, or lost it) is looked
                 // at again when it is next overdue, and an overdue one now.
                 // Relaxed: a hint; the nap is bounded.
-                if !info.signalled.load(Ordering::Relaxed) {
+                if !info.signalled.is_pending(Ordering::Relaxed) {
                     return Verdict::Work;
                 }
                 let this = match overdue_in(info) {
