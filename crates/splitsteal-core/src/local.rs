@@ -6,7 +6,9 @@
 //! site of `join` compiles its closures' code once, whatever the deque. The LCWS split
 //! deques (the default) push and pop their private part inline, behind one compare of the
 //! kind ([`LocalDeque::push_fork`], [`LocalDeque::pop_fork`]); every other deque is one call
-//! out of line, which dispatches on the kind.
+//! out of line, which dispatches on the kind. So is every deque of a pool that records
+//! task starts: it records a join's popped-back job there, so the inline path tests no
+//! flag for it.
 
 use std::cell::UnsafeCell;
 
@@ -34,6 +36,10 @@ pub(crate) enum LocalDeque {
     SplitSignalled(UnsafeCell<Split<JobRef>>),
     /// A split deque whose thieves post poll requests, answered at pushes and pops.
     SplitPolled(UnsafeCell<Split<JobRef>>),
+    /// The two split deques in a pool that records task starts (`record_start_latency`):
+    /// their owner operations go out of line, where a join's popped-back job is recorded.
+    RecordingSplitSignalled(UnsafeCell<Split<JobRef>>),
+    RecordingSplitPolled(UnsafeCell<Split<JobRef>>),
     Locked(UnsafeCell<Locked<JobRef>>),
     Abp(UnsafeCell<Abp<JobRef>>),
     ChaseLev(UnsafeCell<ChaseLev<JobRef>>),
@@ -124,8 +130,14 @@ unsafe fn pop_split(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
 }
 
 impl LocalDeque {
-    /// The two ends of a new deque for `plan`; `index` is the worker's.
-    pub(crate) fn new(plan: &Plan, capacity: usize, index: usize) -> (LocalDeque, RemoteDeque) {
+    /// The two ends of a new deque for `plan`; `index` is the worker's; `records_starts`
+    /// when the pool records task starts.
+    pub(crate) fn new(
+        plan: &Plan,
+        capacity: usize,
+        index: usize,
+        records_starts: bool,
+    ) -> (LocalDeque, RemoteDeque) {
         // Under `hybrid`, hybrid's state for worker `index`.
         let mail = plan.mail.map(|_| HybridLocal::new(index));
         /// The deque of kind `D`, as `plain` or (under `hybrid`) `mailing` says, and its
@@ -172,7 +184,11 @@ impl LocalDeque {
                 let (d, s) = pair(
                     capacity,
                     mail,
-                    LocalDeque::SplitSignalled,
+                    if records_starts {
+                        LocalDeque::RecordingSplitSignalled
+                    } else {
+                        LocalDeque::SplitSignalled
+                    },
                     LocalDeque::MailingSplitSignalled,
                 );
                 (d, RemoteDeque::Split(s))
@@ -182,7 +198,11 @@ impl LocalDeque {
                 let (d, s) = pair(
                     capacity,
                     mail,
-                    LocalDeque::SplitPolled,
+                    if records_starts {
+                        LocalDeque::RecordingSplitPolled
+                    } else {
+                        LocalDeque::SplitPolled
+                    },
                     LocalDeque::MailingSplitPolled,
                 );
                 (d, RemoteDeque::Split(s))
@@ -265,7 +285,10 @@ impl LocalDeque {
             }
         }
         match self {
-            LocalDeque::SplitSignalled(d) | LocalDeque::SplitPolled(d) => push_on(d, job),
+            LocalDeque::SplitSignalled(d)
+            | LocalDeque::SplitPolled(d)
+            | LocalDeque::RecordingSplitSignalled(d)
+            | LocalDeque::RecordingSplitPolled(d) => push_on(d, job),
             LocalDeque::Abp(d) => push_on(d, job),
             LocalDeque::ChaseLev(d) => push_on(d, job),
             LocalDeque::Locked(d) => push_on(d, job),
@@ -278,9 +301,11 @@ impl LocalDeque {
         }
     }
 
-    /// `join`'s pop: the newest local job, `keep` handed back beside it. The split deques
-    /// pop their private part inline (answering a poll request first, under `lcws-poll`);
-    /// every other deque is one call out of line.
+    /// `join`'s pop: the newest local job, `keep` handed back beside it; `ours` is the
+    /// join's own job. The split deques pop their private part inline (answering a poll
+    /// request first, under `lcws-poll`); every other deque is one call out of line, after
+    /// which a pool that records task starts records `ours` if it came back (`join` only
+    /// counts it: the inline path tests no flag).
     ///
     /// `join` passes its first result through `keep`: the rare poll answer is then one
     /// cold call that also pops, so the result need not live across a call in a register
@@ -289,7 +314,12 @@ impl LocalDeque {
     /// # Safety
     /// On the owner thread; `worker` owns this deque.
     #[inline(always)]
-    pub(crate) unsafe fn pop_fork<R>(&self, worker: &WorkerThread, keep: R) -> (R, Option<JobRef>) {
+    pub(crate) unsafe fn pop_fork<R>(
+        &self,
+        worker: &WorkerThread,
+        keep: R,
+        ours: JobRef,
+    ) -> (R, Option<JobRef>) {
         match self {
             // SAFETY: on the owner thread, by the caller's contract.
             LocalDeque::SplitSignalled(d) => (keep, unsafe { pop_split(d) }),
@@ -302,9 +332,27 @@ impl LocalDeque {
                 // SAFETY: on the owner thread, by the caller's contract.
                 (keep, unsafe { pop_split(d) })
             }
-            // SAFETY: forwarded from the caller.
+            // SAFETY (both): forwarded from the caller.
+            _ if worker.records_starts() => (keep, unsafe { self.take_fork(worker, ours) }),
             _ => (keep, unsafe { self.take(worker) }),
         }
+    }
+
+    /// [`LocalDeque::take`] for `join`'s pop in a pool that records task starts: records
+    /// the start of `ours`, the join's own job, if it came back. Out of line with the pop
+    /// inlined: one call, as `take`.
+    ///
+    /// # Safety
+    /// As for `take`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn take_fork(&self, worker: &WorkerThread, ours: JobRef) -> Option<JobRef> {
+        // SAFETY: forwarded from the caller.
+        let popped = unsafe { self.take_inline(worker) };
+        if popped == Some(ours) {
+            worker.record_start_cold();
+        }
+        popped
     }
 
     /// Pops the newest local job of whichever deque this is (answering a poll request
@@ -315,17 +363,29 @@ impl LocalDeque {
     #[cold]
     #[inline(never)]
     pub(crate) unsafe fn take(&self, worker: &WorkerThread) -> Option<JobRef> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.take_inline(worker) }
+    }
+
+    /// The body of [`LocalDeque::take`] and [`LocalDeque::take_fork`].
+    ///
+    /// # Safety
+    /// As for `take`.
+    #[inline(always)]
+    unsafe fn take_inline(&self, worker: &WorkerThread) -> Option<JobRef> {
         fn pop_on<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> Option<JobRef> {
             // SAFETY: `LocalDeque::take`'s caller is on the owner thread.
             unsafe { own(d, |d| d.pop()) }
         }
         match self {
             LocalDeque::SplitSignalled(d)
+            | LocalDeque::RecordingSplitSignalled(d)
             | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => {
                 // SAFETY: forwarded from the caller.
                 unsafe { pop_split(d) }
             }
             LocalDeque::SplitPolled(d)
+            | LocalDeque::RecordingSplitPolled(d)
             | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. }) => {
                 if worker.is_wanted() {
                     worker.answer_wants();
@@ -347,6 +407,8 @@ impl LocalDeque {
         match self {
             LocalDeque::SplitPolled(d)
             | LocalDeque::SplitSignalled(d)
+            | LocalDeque::RecordingSplitPolled(d)
+            | LocalDeque::RecordingSplitSignalled(d)
             | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. })
             | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => Some(d),
             LocalDeque::Locked(_)
@@ -362,6 +424,7 @@ impl LocalDeque {
     pub(crate) fn signal_exposer(&self) -> Option<SignalExposer> {
         match self {
             LocalDeque::SplitSignalled(d)
+            | LocalDeque::RecordingSplitSignalled(d)
             | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => {
                 // SAFETY: a short borrow on the worker's thread, before it runs anything.
                 Some(unsafe { &*d.get() }.signal_exposer())
@@ -381,6 +444,8 @@ impl LocalDeque {
             | LocalDeque::MailingChaseLev(Mailed { hybrid, .. }) => Some(hybrid),
             LocalDeque::SplitSignalled(_)
             | LocalDeque::SplitPolled(_)
+            | LocalDeque::RecordingSplitSignalled(_)
+            | LocalDeque::RecordingSplitPolled(_)
             | LocalDeque::Locked(_)
             | LocalDeque::Abp(_)
             | LocalDeque::ChaseLev(_) => None,
@@ -402,6 +467,8 @@ impl LocalDeque {
             }
             LocalDeque::SplitPolled(d)
             | LocalDeque::SplitSignalled(d)
+            | LocalDeque::RecordingSplitPolled(d)
+            | LocalDeque::RecordingSplitSignalled(d)
             | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. })
             | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => empty(d),
         }

@@ -929,7 +929,14 @@ impl<S> ThreadPoolBuilder<S> {
         let names = self.thread_names(&config)?;
         crate::wakeup::prepare();
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
-            .map(|index| LocalDeque::new(&config.plan, config.deque_capacity, index))
+            .map(|index| {
+                LocalDeque::new(
+                    &config.plan,
+                    config.deque_capacity,
+                    index,
+                    config.record_start_latency,
+                )
+            })
             .unzip();
         let registry = Arc::new(Registry::new(config, remotes, self.handlers.clone()));
         let mut handles = Vec::with_capacity(locals.len());

@@ -450,6 +450,15 @@ impl WorkerThread {
         self.record_start();
     }
 
+    /// Counts the start of a join's second closure, popped back to run inline, without
+    /// recording it: the fast path tests no flag, and a pool that records starts has its
+    /// deque's pop out of line, where the record is taken (`LocalDeque::take`,
+    /// `take_back`).
+    #[inline(always)]
+    pub(crate) fn inline_task_starts(&self) {
+        self.counters.tasks.bump();
+    }
+
     /// Records a task start when start latencies are being recorded.
     #[inline(always)]
     pub(crate) fn record_start(&self) {
@@ -458,9 +467,16 @@ impl WorkerThread {
         }
     }
 
+    /// Whether this pool records task starts.
+    #[inline(always)]
+    pub(crate) fn records_starts(&self) -> bool {
+        self.records_starts
+    }
+
+    /// Records a task start (in a pool that records them: see `records_starts`).
     #[cold]
     #[inline(never)]
-    fn record_start_cold(&self) {
+    pub(crate) fn record_start_cold(&self) {
         if let Some(rec) = &self.registry.latency {
             rec.record(self.index);
         }
@@ -505,7 +521,12 @@ impl WorkerThread {
                 return false;
             }
         }
-        self.pop_until(ours, latch, popped)
+        let back = self.pop_until(ours, latch, popped);
+        if back {
+            // `join` runs it inline and only counts it (`inline_task_starts`).
+            self.record_start();
+        }
+        back
     }
 
     /// [`WorkerThread::take_back`] for a job that was pushed: pops and runs local jobs

@@ -252,6 +252,34 @@ fn policy_names_round_trip() {
 }
 
 /// Every policy, and `hybrid` on a base deque of each kind (its default base grows).
+/// A pool that records task starts records each task exactly once, the joins' second
+/// closures run inline included (the inline path only counts them; the record is taken
+/// where the pool's out-of-line pop brings them back), under every policy and hybrid base.
+#[test]
+fn recorded_starts_match_the_counted_tasks_under_every_policy() {
+    for (policy, base) in policies_and_hybrid_bases() {
+        for threads in [1, 2] {
+            let mut b = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .policy(policy)
+                .record_start_latency(true);
+            if let Some(base) = base {
+                b = b.hybrid_base(base);
+            }
+            let pool = b.build().unwrap();
+            // fib(12): 232 joins.
+            assert_eq!(pool.install(|| fib(12)), 144);
+            let tasks = pool.stats().tasks;
+            let starts = pool.take_start_latencies().unwrap().starts.len() as u64;
+            assert!(
+                tasks >= 232,
+                "{policy} ({base:?}) x{threads}: {tasks} tasks"
+            );
+            assert_eq!(starts, tasks, "{policy} ({base:?}) x{threads}");
+        }
+    }
+}
+
 fn policies_and_hybrid_bases() -> Vec<(Policy, Option<Policy>)> {
     let mut all: Vec<_> = Policy::ALL.iter().map(|&p| (p, None)).collect();
     for base in [Policy::Abp, Policy::LcwsSignal, Policy::LcwsPoll] {

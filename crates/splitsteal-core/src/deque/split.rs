@@ -62,6 +62,13 @@
 //! interrupt one another (a signal is blocked while its own handler runs; the runtime uses
 //! one signal).
 //!
+//! `pop_private` on a deque whose indices are at 0 lowers `bot` to −1 (`usize::MAX`) for the
+//! moment of its check, which saves the pop a test of `bot` against 0 (every join pays
+//! it). So every reader other than the owner's own code compares `bot` as a signed
+//! index ([`signed`]): the handler then sees `bot < public_bot`, nothing private, as rule 2
+//! wants; a thief's racy look sees no private work. Indices stay far below 2⁶³ (at one push
+//! per nanosecond they would need 292 years to get there).
+//!
 //! Deviation from the LCWS-in-practice paper, on purpose: when the private part is empty, `pop_private` restores
 //! `bot` at once instead of leaving it one below `public_bot` for `pop_public_bottom` to
 //! repair. During the restore `bot` is `public_bot - 1` then `public_bot`, so a handler
@@ -171,6 +178,12 @@ struct Inner {
     mask: usize,
 }
 
+/// An index as a signed number: `bot` may read as −1 during `pop_private` (module doc).
+#[inline(always)]
+fn signed(index: usize) -> isize {
+    index as isize
+}
+
 impl Inner {
     fn new(capacity: usize) -> Inner {
         let capacity = super::ring_slots(capacity, "split deque");
@@ -209,7 +222,8 @@ impl Inner {
         interrupted();
         // Relaxed: as above.
         let public_bot = self.public_bot.load(Ordering::Relaxed);
-        if bot <= public_bot {
+        // Signed: `bot` is −1 while a pop on an empty deque checks it (module doc).
+        if signed(bot) <= signed(public_bot) {
             return 0;
         }
         let n = how.count(bot - public_bot);
@@ -386,20 +400,28 @@ impl<T: Task> Split<T> {
     /// part is empty (the LCWS paper's `RACE`); then [`Split::pop_public_bottom`] may still find work.
     #[inline(always)]
     pub fn pop_private(&mut self) -> Option<T> {
+        self.pop_private_interruptible(&mut || {})
+    }
+
+    /// [`Split::pop_private`], with `interrupted` run where a signal handler may interrupt
+    /// it between its `bot` store and its `public_bot` load (a no-op except in tests, which
+    /// expose there as a handler would).
+    #[inline(always)]
+    fn pop_private_interruptible(&mut self, interrupted: &mut impl FnMut()) -> Option<T> {
         let inner = &*self.inner;
         // Relaxed: only this thread writes `bot`.
         let bot = inner.bot.load(Ordering::Relaxed);
-        if bot == 0 {
-            return None;
-        }
-        let new_bot = bot - 1;
+        // −1 when the deque is empty at index 0: the signed compare below then undoes the
+        // pop, with no test of `bot` against 0 first (module doc).
+        let new_bot = bot.wrapping_sub(1);
         // Relaxed: single writer. Lowered *before* reading `public_bot` (the LCWS-in-practice paper's fix): from
         // here on a signal handler cannot expose slot `new_bot`.
         inner.bot.store(new_bot, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
+        interrupted();
         // Relaxed: written by this thread (or a handler on it); thieves never write it.
         let public_bot = inner.public_bot.load(Ordering::Relaxed);
-        if new_bot < public_bot {
+        if signed(new_bot) < signed(public_bot) {
             // The private part was empty (or a handler just exposed its last task): undo.
             // While `bot` is `public_bot - 1` or `public_bot`, a handler sees no private work.
             inner.bot.store(bot, Ordering::Relaxed);
@@ -618,7 +640,8 @@ impl<T: Task> SplitStealer<T> {
         // Relaxed: a heuristic snapshot; nothing is read through it.
         let bot = self.inner.bot.load(Ordering::Relaxed);
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
-        bot.saturating_sub(public_bot)
+        // Signed: `bot` may be −1 for a moment (module doc).
+        signed(bot).saturating_sub(signed(public_bot)).max(0) as usize
     }
 
     /// Tasks in the public part, as this thief sees them (a racy hint: whether a steal
@@ -635,7 +658,8 @@ impl<T: Task> SplitStealer<T> {
         // Relaxed: only tells the thief whether asking for an exposure is worthwhile
         // (LCWS-in-practice paper, Listing 2 line 46, with its branches corrected: private work when
         // `public_bot < bot`, EMPTY otherwise).
-        if public_bot < self.inner.bot.load(Ordering::Relaxed) {
+        // Signed: `bot` may be −1 for a moment (module doc).
+        if signed(public_bot) < signed(self.inner.bot.load(Ordering::Relaxed)) {
             Steal::PrivateWork
         } else {
             Steal::Empty
@@ -682,7 +706,13 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
         let bot = self.inner.bot.load(Ordering::Relaxed);
         let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
-        Age::distance(top, bot.max(public_bot)) <= 0
+        // Signed: `bot` may be −1 for a moment (module doc); then only `public_bot` counts.
+        let end = if signed(bot) > signed(public_bot) {
+            bot
+        } else {
+            public_bot
+        };
+        Age::distance(top, end) <= 0
     }
 }
 
@@ -923,6 +953,51 @@ mod tests {
             out.extend(orders(private - n, &rest).into_iter().map(|m| n + m));
         }
         out
+    }
+
+    /// A handler that interrupts `pop_private` between its `bot` store and its `public_bot`
+    /// load (rule 2) exposes only what is still private, whatever the deque holds; on a
+    /// deque whose indices are at 0, `bot` reads as −1 there and the handler must see
+    /// nothing private (the signed compares of the module doc).
+    #[test]
+    fn a_handler_interrupting_the_owners_pop_finds_nothing_it_must_not_expose() {
+        for (private, public) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (3, 2)] {
+            for how in Exposure::ALL {
+                let mut d: Split<NonZeroUsize> = Split::with_capacity(8);
+                let thief = d.stealer();
+                for i in 1..=public + private {
+                    d.push(t(i)).unwrap();
+                }
+                for _ in 0..public {
+                    d.expose(Exposure::One);
+                }
+                let e = d.signal_exposer();
+                let mut exposed = 0;
+                // SAFETY: this thread owns the deque; the "handler" runs here.
+                let popped =
+                    d.pop_private_interruptible(&mut || exposed += unsafe { e.expose(how) });
+                let case = format!("{private} private, {public} public, {how:?}");
+                // The handler saw the popped slot outside the private part.
+                assert_eq!(popped, (private > 0).then(|| t(public + private)), "{case}");
+                assert!(
+                    exposed <= private.saturating_sub(1),
+                    "{case}: exposed {exposed}"
+                );
+                // Everything else comes out exactly once, and nothing more.
+                let mut rest: Vec<usize> =
+                    std::iter::from_fn(|| d.pop()).map(|x| x.get()).collect();
+                loop {
+                    match thief.steal() {
+                        Steal::Success(x) => rest.push(x.get()),
+                        Steal::Empty => break,
+                        other => panic!("{case}: {other:?}"),
+                    }
+                }
+                rest.sort_unstable();
+                let left = public + private - usize::from(private > 0);
+                assert_eq!(rest, (1..=left).collect::<Vec<_>>(), "{case}");
+            }
+        }
     }
 
     /// Rule 4 at every interruption point: a handler (every variant) exposes at the k-th
