@@ -1,14 +1,19 @@
-//! Comparison sorts: a parallel merge sort with a parallel merge.
+//! Comparison sorts: a parallel merge sort with a parallel merge ([`sort_by`], stable) and
+//! a parallel pattern-defeating quicksort ([`sort_unstable_by`], in place; `sort/quick.rs`
+//! describes it).
 //!
-//! The slice is halved recursively on `join` down to a few leaves per thread; leaves are
-//! sorted with std's sequential sort (`sort_by`, stable, for [`sort_by`];
-//! `sort_unstable_by` for [`sort_unstable_by`]); sorted halves are merged *in parallel*
-//! (the longer run is cut at its middle, the cut point is binary-searched in the other, and
-//! the two sub-merges run on `join`), ping-ponging between the slice and one buffer of the
-//! same length, so each level moves every element once. Already-ordered neighbours are
-//! detected with one comparison and just copied, so sorted input costs about one copy per
-//! level. The merge takes from the left run on ties, so [`sort_by`] is stable; with the
-//! unstable leaf sort, [`sort_unstable_by`] is not.
+//! The merge sort: the slice is halved recursively on `join` down to a few leaves per
+//! thread; leaves are sorted with std's stable `sort_by`; sorted halves are merged *in
+//! parallel* (the longer run is cut at its middle, the cut point is binary-searched in the
+//! other, and the two sub-merges run on `join`), ping-ponging between the slice and one
+//! buffer of the same length, so each level moves every element once. Already-ordered
+//! neighbours are detected with one comparison and just copied, so sorted input costs about
+//! one copy per level. The merge takes from the left run on ties, so [`sort_by`] is stable.
+//!
+//! The unstable sort replaced the same merge sort with std's `sort_unstable_by` at the
+//! leaves (issue 31), which lost to rayon's quicksort on nearly sorted input: 1M u64 with
+//! 2% of the keys swapped took 12.2 ms at 1 thread and 13.2 at 2 where rayon took 7.4 and
+//! 4.3 (the merge sort's leaves and merges gain nothing from near-order).
 //!
 //! Before any of that, two pre-passes:
 //! - A sequential check (`sorted_or_reversed`) returns at once if the input is in order
@@ -29,15 +34,13 @@
 //!   reverses strictly descending input it sees (for the integer sort); other input pays a
 //!   128-pair probe.
 //!
-//! Known gap: on almost-sorted input beyond the presorted pass's budget (1M u64 with 1-4%
-//! of the keys randomly swapped) `sort_unstable` runs std's `sort_unstable_by` (at 1
-//! thread, on the whole slice), which took 15-17 ms where rayon's pattern-defeating
-//! quicksort took 6.4-9.9 ms (std's stable sort: 13-17 ms). Loosening the pass's budget
-//! (probe 16 of 128 descents, 1/8 of a block set aside) did not help: 14.7/22.8/18.6 ms
-//! at 1/2/4% against 16.2/18.7/16.6, the indirect sort of that many outliers costing more
-//! than it saves.
+//! Almost-sorted input beyond the presorted pass's budget (1M u64 with 1-4% of the keys
+//! randomly swapped) was a known gap of the merge sort; the quicksort takes it (see the
+//! quicksort's module). Loosening the pass's budget (probe 16 of 128 descents, 1/8 of a
+//! block set aside) did not help: 14.7/22.8/18.6 ms at 1/2/4% against 16.2/18.7/16.6, the
+//! indirect sort of that many outliers costing more than it saves.
 //!
-//! Elements are moved bitwise between the slice and the buffer. To stay sound when the
+//! The merge sort moves elements bitwise between the slice and the buffer. To stay sound when the
 //! comparator panics, every recursive call guarantees — on return and while unwinding —
 //! that the elements of its range are all in the half (slice or buffer) the caller
 //! expects: drop guards copy them there. So a panic leaves `v` a permutation of its input.
@@ -60,6 +63,7 @@ use super::split::{Ptr, Scratch};
 use crate::ForkJoin;
 
 mod presorted;
+mod quick;
 
 /// Below this many elements, sort sequentially.
 pub(crate) const SEQ_SORT: usize = if cfg!(any(test, miri)) { 32 } else { 1 << 13 };
@@ -151,8 +155,14 @@ where
 }
 
 /// Sorts `v` with a comparator, in parallel; not stable (rayon:
-/// `v.par_sort_unstable_by(cmp)`). The same parallel merge sort as [`sort_by`], with
-/// std's `sort_unstable_by` (faster, not stable) at the leaves.
+/// `v.par_sort_unstable_by(cmp)`). In place, allocating nothing unless `v` is nearly
+/// sorted: a parallel pattern-defeating quicksort (the two sides of a partition on
+/// `join`), with std's `sort_unstable_by` for the ranges that look random once they are
+/// too small to split further.
+///
+/// If `cmp` panics, the panic propagates and `v` holds its elements in some order; none
+/// is lost or duplicated. If `cmp` is not a total order, `v` ends in some order, without
+/// a panic.
 ///
 /// ```
 /// use splitsteal::{par, Serial};
@@ -167,12 +177,15 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    merge_sort(
-        ctx,
-        v,
-        &|a: &T, b: &T| cmp(a, b) == Ordering::Less,
-        &|s: &mut [T]| leaf_sort(s, &cmp, false),
-    )
+    let is_less = |a: &T, b: &T| cmp(a, b) == Ordering::Less;
+    if mem::size_of::<T>() == 0 || sorted_or_reversed(v, &is_less) {
+        return;
+    }
+    let parallel = ctx.num_threads() > 1;
+    if v.len() > SEQ_SORT && presorted::sort(ctx, v, &is_less, parallel) {
+        return;
+    }
+    quick::sort(ctx, v, &is_less, &|s: &mut [T]| leaf_sort(s, &cmp, false))
 }
 
 /// Sorts `v` by a key, in parallel; not stable (rayon: `v.par_sort_unstable_by_key(key)`).
