@@ -116,8 +116,8 @@ enum Step {
     Split { mid: usize, left_done: bool },
 }
 
-/// One pdqsort step on `v`, whose elements no element follows that is less than
-/// `pred` (the predecessor).
+/// One pdqsort step on `v`. `pred`, if any, is the element just before `v` (the pivot of
+/// an enclosing partition), which no element of `v` is less than.
 fn step<T, L>(
     v: &mut [T],
     pred: Option<&T>,
@@ -246,10 +246,9 @@ fn par_rec<'a, C, T, L>(
     }
 }
 
-/// Returns the index of a pivot for `v` (`len > INSERTION`) and whether the samples were
-/// in order. If they were all in descending order, reverses `v` first (and says "in
-/// order").
-
+/// Returns the index of a pivot for `v` (`len > INSERTION`) and how many swaps ordering
+/// the samples took (0: they were in order). If they were all in descending order (the
+/// most swaps there can be), reverses `v` first and says 0.
 fn choose_pivot<T, L>(v: &mut [T], is_less: &L) -> (usize, usize)
 where
     L: Fn(&T, &T) -> bool,
@@ -290,7 +289,6 @@ where
 /// Partitions `v` around `v[p]` by `left(x, pivot)`: returns `(mid, was_partitioned)`
 /// with the pivot at `v[mid]`, the elements for which `left` holds before it and the
 /// others after it; `was_partitioned` if no element had to move but the pivot.
-
 fn partition<T, F>(v: &mut [T], p: usize, left: &F, randomish: bool) -> (usize, bool)
 where
     F: Fn(&T, &T) -> bool,
@@ -326,7 +324,6 @@ where
 /// block whose misplaced elements have all been swapped is done and the next one scanned.
 /// When the middle is empty, the misplaced elements left in the one unfinished block are
 /// swapped to its inner end.
-
 fn blocks<T, P>(s: &mut [T], left: &P) -> usize
 where
     P: Fn(&T) -> bool,
@@ -398,7 +395,6 @@ where
 /// Moves the elements of `s` for which `left` holds to its front, keeping the others
 /// after them; returns how many there are. Branch-free: every element is swapped with the
 /// first of the others whatever the test says, and only the count depends on it.
-
 fn lomuto<T, P>(s: &mut [T], left: &P) -> usize
 where
     P: Fn(&T) -> bool,
@@ -441,7 +437,6 @@ impl<T> Drop for Hole<T> {
 }
 
 /// `v[..len - 1]` being sorted, inserts `v[len - 1]` into it.
-
 fn insert_tail<T, L>(v: &mut [T], is_less: &L)
 where
     L: Fn(&T, &T) -> bool,
@@ -472,6 +467,7 @@ where
     }
 }
 
+/// Sorts `v` by inserting each element into the sorted prefix before it.
 fn insertion_sort<T, L>(v: &mut [T], is_less: &L)
 where
     L: Fn(&T, &T) -> bool,
@@ -485,7 +481,6 @@ where
 /// order); else returns false, with `v` untouched, after reading it up to its first
 /// descent too many. Nearly sorted ranges are so sorted in two passes, and random ones
 /// give up within a few dozen comparisons.
-
 fn partial_insertion_sort<T, L>(v: &mut [T], is_less: &L) -> bool
 where
     L: Fn(&T, &T) -> bool,
@@ -512,6 +507,7 @@ where
     true
 }
 
+/// Sorts `v` with a binary max-heap: `O(n log n)` whatever the input.
 fn heapsort<T, L>(v: &mut [T], is_less: &L)
 where
     L: Fn(&T, &T) -> bool,
@@ -541,7 +537,6 @@ where
 
 /// Swaps three elements around the middle with pseudo-random others, to break a pattern
 /// that made the last partition unbalanced.
-
 fn break_patterns<T>(v: &mut [T]) {
     let len = v.len();
     let mut x = len as u64 | 1;
