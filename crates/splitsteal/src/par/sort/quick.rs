@@ -4,8 +4,9 @@
 //! - picks a pivot: the median of three samples, or from [`NINTHER`] elements up the
 //!   median of three medians of three (a ninther), counting the swaps that ordering the
 //!   samples took. None hints that the range is sorted; the most there can be (all samples
-//!   descending) makes it reverse the range first; more than [`RANDOMISH`] marks the range
-//!   as random-looking;
+//!   descending) makes it reverse the range first. A range is random-looking if
+//!   [`looks_random`] says so (from [`PROBED`] elements up: many descents among a few
+//!   neighbour pairs) or, when shorter, if the samples took more than [`RANDOMISH`] swaps;
 //! - if the parent's partition was balanced and moved nothing and the samples were in
 //!   order, tries a partial insertion sort ([`partial_insertion_sort`]), which finishes a
 //!   range with at most five descents and gives up cheaply on others: nearly sorted ranges
@@ -52,10 +53,16 @@ const INSERTION: usize = 20;
 const NINTHER: usize = 50;
 /// Ranges up to this long are sorted on one thread, without a join.
 const SEQ: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 12 };
-/// More swaps than this while ordering the pivot samples mark a range as random-looking
-/// (a ninther's 12 comparisons swap 6 times on average on random keys, and 0 to 3 times
-/// on sorted keys with an outlier among the samples).
+/// Below [`PROBED`] elements, more swaps than this while ordering the pivot samples mark a
+/// range as random-looking (a ninther's 12 comparisons swap 6 times on average on random
+/// keys, and 0 to 3 times on sorted keys with an outlier among the samples).
 const RANDOMISH: usize = 3;
+/// From this length on, a range is judged random-looking by [`looks_random`] rather than
+/// by the pivot samples.
+const PROBED: usize = 256;
+/// Neighbour pairs [`looks_random`] compares.
+const PROBES: usize = 32;
+
 /// Elements per block of [`blocks`] (at most 256: offsets are bytes). 128 measured
 /// slightly faster than 64 (1M u64, 2% swapped: 8.5 against 8.6 ms).
 const BLOCK: usize = 128;
@@ -143,7 +150,11 @@ where
     }
     let (p, swaps) = choose_pivot(v, is_less);
     let likely_sorted = swaps == 0;
-    let randomish = swaps > RANDOMISH;
+    let randomish = if len >= PROBED {
+        looks_random(v, is_less)
+    } else {
+        swaps > RANDOMISH
+    };
     if st.balanced && st.partitioned && likely_sorted && partial_insertion_sort(v, is_less) {
         return Step::Sorted;
     }
@@ -284,6 +295,22 @@ where
         v.reverse();
         (len - 1 - b, 0)
     }
+}
+
+/// Whether more than a quarter of [`PROBES`] evenly spaced neighbour pairs of `v` are
+/// descents (`len > PROBES`): about half are on random keys, few distinct or not, and few
+/// on nearly sorted ones (4% with 2% of the keys swapped). Sharper than the pivot samples'
+/// swaps, which an outlier among the nine samples confuses: the 1-thread rows of the bench
+/// kept partitioning a random slice once (0.3 ms of 10) a fraction of the time.
+fn looks_random<T, L>(v: &[T], is_less: &L) -> bool
+where
+    L: Fn(&T, &T) -> bool,
+{
+    let step = (v.len() - 1) / PROBES;
+    let descents = (0..PROBES)
+        .filter(|&j| is_less(&v[j * step + 1], &v[j * step]))
+        .count();
+    descents * 4 > PROBES
 }
 
 /// Partitions `v` around `v[p]` by `left(x, pivot)`: returns `(mid, was_partitioned)`
