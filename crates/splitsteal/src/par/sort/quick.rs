@@ -53,6 +53,8 @@ const INSERTION: usize = 20;
 const NINTHER: usize = 50;
 /// Ranges up to this long are sorted on one thread, without a join.
 const SEQ: usize = if cfg!(any(test, miri)) { 64 } else { 1 << 12 };
+/// Ranges up to `n / (LEAVES_PER_THREAD * threads)` long too.
+const LEAVES_PER_THREAD: usize = if cfg!(any(test, miri)) { 1 << 20 } else { 16 };
 /// Below [`PROBED`] elements, more swaps than this while ordering the pivot samples mark a
 /// range as random-looking (a ninther's 12 comparisons swap 6 times on average on random
 /// keys, and 0 to 3 times on sorted keys with an outlier among the samples).
@@ -107,8 +109,10 @@ where
         balanced: true,
         partitioned: true,
     };
-    if ctx.num_threads() > 1 && v.len() > SEQ {
-        par_rec(ctx, v, None, st, is_less, leaf)
+    let p = ctx.num_threads();
+    let grain = (v.len() / (LEAVES_PER_THREAD * p)).max(SEQ);
+    if p > 1 && v.len() > grain {
+        par_rec(ctx, v, None, st, grain, is_less, leaf)
     } else {
         seq_rec(v, None, st, is_less, leaf)
     }
@@ -221,6 +225,7 @@ fn par_rec<'a, C, T, L>(
     mut v: &'a mut [T],
     mut pred: Option<&'a mut T>,
     mut st: State,
+    grain: usize,
     is_less: &L,
     leaf: Leaf<'_, T>,
 ) where
@@ -229,7 +234,7 @@ fn par_rec<'a, C, T, L>(
     L: Fn(&T, &T) -> bool + Sync,
 {
     loop {
-        if v.len() <= SEQ {
+        if v.len() <= grain {
             return seq_rec(v, pred.map(|p| &*p), st, is_less, leaf);
         }
         let Step::Split { mid, left_done } = step(v, pred.as_deref(), &mut st, is_less, None)
@@ -250,8 +255,8 @@ fn par_rec<'a, C, T, L>(
             (st, st.fresh())
         };
         ctx.join(
-            move |c| par_rec(c, left, pred, sl, is_less, leaf),
-            move |c| par_rec(c, right, Some(p), sr, is_less, leaf),
+            move |c| par_rec(c, left, pred, sl, grain, is_less, leaf),
+            move |c| par_rec(c, right, Some(p), sr, grain, is_less, leaf),
         );
         return;
     }
