@@ -729,3 +729,51 @@ fn min_max_match_sequential_including_ties() {
         );
     });
 }
+
+/// A piece's `fold` stops consuming once another piece has filled the consumer it feeds
+/// (`find_any` found something): piece B is stolen and folds slowly while piece A, which
+/// waits until B has started, completes and is found.
+#[test]
+fn fold_stops_a_piece_once_another_piece_fills_the_consumer() {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    let pool = splitsteal::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let n = 2000usize;
+    let (b_started, b_items) = (AtomicBool::new(false), AtomicUsize::new(0));
+    let found = pool.install(|| {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(n / 2)
+            .fold(
+                || 0usize,
+                |acc, x| {
+                    if x < n / 2 {
+                        // Piece A: let B start beside it (bounded), then finish at once.
+                        let t = Instant::now();
+                        while x == 0
+                            && !b_started.load(Ordering::SeqCst)
+                            && t.elapsed() < Duration::from_secs(5)
+                        {
+                            std::thread::yield_now();
+                        }
+                    } else {
+                        b_started.store(true, Ordering::SeqCst);
+                        b_items.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    acc + 1
+                },
+            )
+            .find_any(|_| true)
+    });
+    assert!(found.is_some());
+    let b = b_items.load(Ordering::SeqCst);
+    assert!(
+        b < 200,
+        "piece B consumed {b} of {} items after A filled the consumer",
+        n / 2
+    );
+}
