@@ -659,7 +659,7 @@ mod tests {
                 seq_rec(v, None, st, &lt, &|s: &mut [Live]| s.sort_by_key(|l| l.0))
             }),
         ];
-        let n = if cfg!(miri) { 40 } else { 120 };
+        let n = if cfg!(miri) { 24 } else { 120 };
         let mut x = 11u64;
         let mut rnd = move || {
             x ^= x << 13;
@@ -672,8 +672,20 @@ mod tests {
         let mut nearly: Vec<u64> = (0..n as u64).collect();
         nearly.swap(3, n - 5);
         nearly.swap(n / 2, n / 3);
-        for (name, piece) in pieces {
-            for keys in [&random, &nearly] {
+        // Under Miri (CI runs this test there): the pieces that hold an element in flight,
+        // on random keys, at a sixth of the panic points (about 30 s).
+        let pieces = if cfg!(miri) {
+            &pieces[..5]
+        } else {
+            &pieces[..]
+        };
+        for &(name, piece) in pieces {
+            let key_sets = if cfg!(miri) {
+                vec![&random]
+            } else {
+                vec![&random, &nearly]
+            };
+            for keys in key_sets {
                 let live = std::rc::Rc::new(std::cell::Cell::new(0));
                 let calls = std::cell::Cell::new(0usize);
                 let make = || -> Vec<Live> {
@@ -688,7 +700,7 @@ mod tests {
                 });
                 drop(v);
                 let total = calls.get();
-                let stride = if cfg!(miri) { total / 8 + 1 } else { 1 };
+                let stride = if cfg!(miri) { total / 5 + 1 } else { 1 };
                 for k in (0..total).step_by(stride) {
                     let mut v = make();
                     calls.set(0);
