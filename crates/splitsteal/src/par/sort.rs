@@ -178,14 +178,9 @@ where
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     let is_less = |a: &T, b: &T| cmp(a, b) == Ordering::Less;
-    if mem::size_of::<T>() == 0 || sorted_or_reversed(v, &is_less) {
-        return;
+    if !sorted_by_first_passes(ctx, v, &is_less) {
+        quick::sort(ctx, v, &is_less, &|s: &mut [T]| leaf_sort(s, &cmp, false))
     }
-    let parallel = ctx.num_threads() > 1;
-    if v.len() > SEQ_SORT && presorted::sort(ctx, v, &is_less, parallel) {
-        return;
-    }
-    quick::sort(ctx, v, &is_less, &|s: &mut [T]| leaf_sort(s, &cmp, false))
 }
 
 /// Sorts `v` by a key, in parallel; not stable (rayon: `v.par_sort_unstable_by_key(key)`).
@@ -329,14 +324,25 @@ where
     L: Fn(&T, &T) -> bool + Sync,
     S: Fn(&mut [T]) + Sync,
 {
+    if !sorted_by_first_passes(ctx, v, is_less) {
+        merge_sort_plain(ctx, v, is_less, leaf_sort)
+    }
+}
+
+/// The passes both comparison sorts start with: nothing to do for zero-sized elements, the
+/// sequential in-order / descending check, and (above [`SEQ_SORT`]) the presortedness pass.
+/// Returns true when `v` is sorted by them.
+fn sorted_by_first_passes<C, T, L>(ctx: &mut C, v: &mut [T], is_less: &L) -> bool
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+{
     if mem::size_of::<T>() == 0 || sorted_or_reversed(v, is_less) {
-        return;
+        return true;
     }
     let parallel = ctx.num_threads() > 1;
-    if v.len() > SEQ_SORT && presorted::sort(ctx, v, is_less, parallel) {
-        return;
-    }
-    merge_sort_plain(ctx, v, is_less, leaf_sort)
+    v.len() > SEQ_SORT && presorted::sort(ctx, v, is_less, parallel)
 }
 
 /// Returns true, with `v` sorted, if `v` was already in order (reads it once) or
