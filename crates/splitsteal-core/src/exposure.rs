@@ -68,6 +68,7 @@ use std::sync::Mutex;
 
 use libc::c_int;
 
+use crate::stats::{count_rmw, Side};
 use crate::sync::{AtomicBool, Ordering};
 use crate::worker::WorkerThread;
 
@@ -82,13 +83,18 @@ impl SignalMark {
     }
 
     /// Sets the mark; `true` if this call set it, so the caller, and no other thief, sends
-    /// the signal. A read first, so that thieves finding it set do not write its line.
+    /// the signal. A read first, so that thieves finding it set do not write its line; the
+    /// swap, when it runs (won or lost), is counted as a thief's read-modify-write.
     #[inline]
     pub(crate) fn claim(&self) -> bool {
         // Relaxed (both): the swap elects the sender and publishes nothing; what the
         // handler exposes is published by the deque (`public_bot`'s Release) and by
         // `answer`'s Release.
-        !self.0.load(Ordering::Relaxed) && !self.0.swap(true, Ordering::Relaxed)
+        if self.0.load(Ordering::Relaxed) {
+            return false;
+        }
+        count_rmw(Side::Thief);
+        !self.0.swap(true, Ordering::Relaxed)
     }
 
     /// Whether a signal is on its way (with the caller's ordering: Acquire to see what the

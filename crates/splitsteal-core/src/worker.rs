@@ -695,7 +695,6 @@ impl WorkerThread {
             self.follow_up(info, signal);
             return;
         }
-        count_rmw(Side::Thief);
         // Relaxed: a stale time costs one early or late follow-up.
         info.signal_sent_at.store(clock_ns(), Ordering::Relaxed);
         self.send_signal(info, signal);
