@@ -271,13 +271,13 @@ pub fn write(
         per_lambda: Vec<PerLambda>,
     }
     let js = out.join("dist_latency_summary.json");
-    out_dir::write(
+    out_dir::write_json(
         &js,
-        serde_json::to_string_pretty(&Doc {
+        &Doc {
             run: meta,
             report: rep,
             per_lambda: rep.per_lambda(),
-        })?,
+        },
     )?;
     written.push(js);
 

@@ -55,6 +55,13 @@ pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), PathError> {
     std::fs::write(path, contents).map_err(at(path, "write"))
 }
 
+/// Writes `value` as pretty-printed JSON to `path`; an error names the file.
+pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), PathError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| at(path, "serialize")(std::io::Error::from(e)))?;
+    write(path, text)
+}
+
 /// `std::fs::read_to_string` whose error names the file.
 pub fn read_to_string(path: &Path) -> Result<String, PathError> {
     std::fs::read_to_string(path).map_err(at(path, "read"))

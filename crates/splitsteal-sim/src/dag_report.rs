@@ -300,13 +300,13 @@ pub fn write(
         points: &'a [DagPoint],
     }
     let js = out.join(format!("dag_{}.json", panel.name));
-    out_dir::write(
+    out_dir::write_json(
         &js,
-        serde_json::to_string_pretty(&Doc {
+        &Doc {
             run: meta,
             panel: &panel.name,
             points: &panel.points,
-        })?,
+        },
     )?;
     let svg = out.join(format!("dag_{}.svg", panel.name));
     figure(

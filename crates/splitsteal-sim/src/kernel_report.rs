@@ -202,13 +202,13 @@ pub fn write(
         cells: &'a [KernelCell],
     }
     let js = out.join("kernel.json");
-    out_dir::write(
+    out_dir::write_json(
         &js,
-        serde_json::to_string_pretty(&Doc {
+        &Doc {
             run: meta,
             experiment: e,
             cells,
-        })?,
+        },
     )?;
     let md = out.join("kernel.md");
     let tab = table(e, cells);

@@ -290,9 +290,9 @@ pub fn write_outputs(
         configurations: Vec<Entry<'a>>,
     }
     let js = out.join("latency_summary.json");
-    out_dir::write(
+    out_dir::write_json(
         &js,
-        serde_json::to_string_pretty(&Doc {
+        &Doc {
             run: meta,
             config: cfg,
             seconds: res.seconds,
@@ -305,7 +305,7 @@ pub fn write_outputs(
                     summary: &c.summary,
                 })
                 .collect(),
-        })?,
+        },
     )?;
     written.push(js);
 
