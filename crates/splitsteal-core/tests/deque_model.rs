@@ -1,8 +1,10 @@
 //! Model-based tests: random single-threaded operation sequences on every deque, checked
 //! step by step against a `VecDeque` model that also tracks what each deque promises
-//! beyond order (ABP's and the split deque's rings: `Full` exactly when `capacity` tasks are
-//! held, however far the indices drifted since the last reset; Chase-Lev's capacity after
-//! every grow and shrink; the split deque's public and private parts).
+//! beyond order (ABP's ring: `Full` exactly when `capacity` tasks are held, however far the
+//! indices drifted since the last reset; the split deque's slots in a row: `Full` with
+//! `capacity` tasks held, or at the last slot with a task still public, and the tasks moved
+//! down to index 0 there otherwise; Chase-Lev's capacity after every grow and shrink; the
+//! split deque's public and private parts).
 
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
@@ -227,12 +229,13 @@ fn run_locked(ops: &[Op]) -> Result<(), TestCaseError> {
 }
 
 /// The split deque's model: `tasks[..public]` is the public part (front = top), the rest
-/// private; indices `[top, top + tasks.len())` of a ring of `capacity` slots.
+/// private; indices `[top, top + tasks.len())` of `slots` slots in a row.
 struct SplitModel {
     tasks: VecDeque<usize>,
     public: usize,
     top: usize,
     capacity: usize,
+    slots: usize,
 }
 
 impl SplitModel {
@@ -241,6 +244,13 @@ impl SplitModel {
     }
 
     fn push(&mut self, v: usize) -> Result<(), usize> {
+        // At the last slot: full while a task is public, else the tasks move down to 0.
+        if self.top + self.tasks.len() == self.slots {
+            if self.public > 0 {
+                return Err(v);
+            }
+            self.top = 0;
+        }
         // Full with `capacity` tasks, wherever the indices are (issue 33, defect 3).
         if self.tasks.len() == self.capacity {
             return Err(v);
@@ -294,6 +304,8 @@ fn run_split(capacity: usize, ops: &[Op]) -> Result<(), TestCaseError> {
         public: 0,
         top: 0,
         capacity: ring(capacity),
+        // The capacity and as many again (the split deque's module doc, "Capacity").
+        slots: 2 * ring(capacity),
     };
     prop_assert_eq!(d.capacity(), ring(capacity));
     let mut next = 1;

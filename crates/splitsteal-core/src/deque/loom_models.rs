@@ -170,7 +170,9 @@ fn empty_and_refill_under_a_paused_thief<D: ModelDeque>() {
 /// a third task, which fits only if a thief took task 1, into task 1's slot (index 2,
 /// slot 0) with no reset in between, then pops. A thief that read `top = 0` and slot 0,
 /// then paused while the other thief took task 1 and the owner rewrote slot 0, must fail
-/// its CAS. With one thief: exhaustive; with two: bounded.
+/// its CAS. With one thief: exhaustive; with two: bounded. (The split deque's slots are
+/// not a ring: its index 2 has a slot of its own, and its reuse of slots is the
+/// compaction, modelled in `split_compaction_under_a_paused_thief`.)
 fn reuse_a_stolen_slot<D: ModelDeque>(thieves: usize) {
     model(thieves > 1, move || {
         let mut d = D::with_capacity(2);
@@ -197,13 +199,38 @@ fn abp_ring_reuse_two_thieves() {
 }
 
 #[test]
-fn split_ring_reuse_one_thief() {
+fn split_full_while_stealing_one_thief() {
     reuse_a_stolen_slot::<Split<Task>>(1);
 }
 
 #[test]
-fn split_ring_reuse_two_thieves() {
+fn split_full_while_stealing_two_thieves() {
     reuse_a_stolen_slot::<Split<Task>>(2);
+}
+
+/// The split deque's compaction (capacity 1: two slots). Task 1 is public; thief A tries
+/// once, whenever it runs; thief B tries once and is joined. Then the owner pushes task 2
+/// (at index 1 if a thief took task 1) and task 3, which finds `bot` at the last slot:
+/// with no task public the owner moves task 2 down to index 0 under a new tag. If A read
+/// `top = 0` and slot 0 before the move and B took task 1, A's claim must fail: without
+/// the new tag its old `age` would match again and task 1 would be taken twice.
+#[test]
+fn split_compaction_under_a_paused_thief() {
+    model(false, || {
+        let mut d = Split::<Task>::with_capacity(1);
+        d.push(t(1)).unwrap();
+        d.publish();
+        let a = thief(&d, 1);
+        let mut took = thief(&d, 1).join().unwrap();
+        // Full (no room, or a task still public at the last slot): the owner keeps it.
+        for i in 2..=3 {
+            if d.push(t(i)).is_err() {
+                took.push(i);
+            }
+        }
+        took.extend(d.pop().map(|v| v.get()));
+        assert_exactly_once(d, vec![a], took, 3);
+    });
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! index (unbounded):  top ........... public_bot ............ bot
 //!                      [ public part: stolen  ][ private part: owner only ]
 //!                         with a CAS on `age`     plain loads and stores
-//! slot = index & (capacity - 1): a ring of `capacity` slots (a power of two)
+//! slot = index: `capacity` slots and as many again (at most 2²⁰ more)
 //! ```
 //!
 //! - The **private part** `[public_bot, bot)` is the owner's call stack: [`Split::push`]
@@ -92,17 +92,34 @@
 //!   the CAS, and thieves load `age` with Acquire, so a thief that sees the new tag sees
 //!   the reset bottom (this replaces the LCWS-in-practice paper's trailing fence).
 //!
-//! # Capacity: a ring
+//! # Capacity: slots in a row, moved down when they run out
 //!
-//! Indices only go back to 0 when the public part runs dry in `pop_public_bottom`, so they
-//! drift up while thieves steal and the owner keeps pushing (a producer spawning in a loop).
-//! The slots are a ring, as in [`Abp`](super::Abp) (see "Reusing slots" there for why a
-//! stale thief's speculative read of a reused slot is harmless): the deque is **full only
-//! when it holds `capacity` tasks**, public and private together, and a push into a full
-//! deque returns [`Full`] with the task. The owner keeps `limit`, `capacity` above a lower
-//! bound of `top`, so the private push still makes one compare (`bot == limit`) and reads
-//! `age` (with Acquire; no fence, no CAS, no read-modify-write) only when the ring *might*
-//! be full. A signal handler reads and writes neither `limit` nor the slots.
+//! Index `i` lives in slot `i`: the owner's push and pop address their slot with no mask
+//! (a ring cost each join two instructions more: the mask's load and the `and`). Indices
+//! go back to 0 when the public part runs dry in `pop_public_bottom`, but they drift up
+//! while thieves steal and the owner keeps pushing (a producer spawning in a loop), so
+//! there are `capacity` slots and as many again (at most 2²⁰ more, and 2³¹ in all) to drift
+//! into. When `bot` reaches the last slot, the push's cold path moves the tasks down
+//! ([`Split::compact_now`]): if none is public, the private ones go to indices `0..n` and
+//! a new epoch starts (a new tag, `top = 0`), as `pop_public_bottom`'s reset does; a stale
+//! thief fails its CAS on the new tag, and its speculative read of a moved slot is
+//! discarded with it (as in [`Abp`](super::Abp)'s "Reusing slots"). It runs under rule 4's
+//! guard, so a signal handler defers its exposure until the tasks are down.
+//!
+//! The deque is **full when it holds `capacity` tasks**, public and private together, or
+//! when `bot` is at the last slot while a task is still public (a thief may be claiming
+//! it, so nothing can move): a push then returns [`Full`] with the task (the runtime runs
+//! a join's task inline and queues a spawn elsewhere), until thieves have taken the public
+//! part. Each move frees at least as many slots as the drift room holds beyond the tasks
+//! moved, so a producer that never pops moves at most about one task per push. The owner
+//! keeps `limit`, the lower of the last slot and `capacity` above a lower bound of `top`,
+//! so the private push makes one compare (`bot == limit`) and reads `age` (with Acquire;
+//! no fence, no CAS, no read-modify-write) only when the deque *might* be full. A signal
+//! handler reads and writes neither `limit` nor the slots.
+//!
+//! Every index stays below 2³¹, so [`Age::distance`] of two indices of any two epochs is
+//! their true difference: a thief reads slot `top` only after seeing `top` below a
+//! `public_bot`, which never exceeds the slot count.
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -149,6 +166,15 @@ impl Exposure {
     }
 }
 
+/// What the owner does under rule 4's guard ([`Split::guarded`]).
+#[derive(Clone, Copy)]
+enum Guarded {
+    /// Its own exposure ([`Split::expose`]).
+    Expose(Exposure),
+    /// Moving its tasks down to index 0 ([`Split::compact_now`]).
+    Compact,
+}
+
 /// Rule 4 of the module doc: the owner's own exposure against a signal handler's. Touched
 /// only on the owner's thread, by the owner and by a handler that interrupted it.
 #[derive(Default)]
@@ -172,10 +198,12 @@ struct Inner {
     bot: CachePadded<AtomicUsize>,
     /// Rule 4: on its own line, so that the owner's writes to it never disturb thieves.
     guard: CachePadded<ExposeGuard>,
-    /// The ring: a power of two of slots (or none).
+    /// The slots, index `i` in slot `i`: the capacity and as many again (at most 2²⁰
+    /// more), the room the indices drift into before the owner moves its tasks down (see
+    /// "Capacity" in the module doc).
     slots: Box<[AtomicPtr<()>]>,
-    /// `slots.len() - 1`: index `i` lives in slot `i & mask`.
-    mask: usize,
+    /// How many tasks the deque holds at most, public and private together.
+    capacity: usize,
 }
 
 /// An index as a signed number: `bot` may read as −1 during `pop_private` (module doc).
@@ -187,25 +215,30 @@ fn signed(index: usize) -> isize {
 impl Inner {
     fn new(capacity: usize) -> Inner {
         let capacity = super::ring_slots(capacity, "split deque");
+        // Room to drift into, keeping every index below 2³¹ (module doc).
+        let slots = capacity + capacity.min(Self::MAX_SLACK).min((1 << 31) - capacity);
         Inner {
             age: CachePadded::new(AtomicU64::new(0)),
             public_bot: CachePadded::new(AtomicUsize::new(0)),
             bot: CachePadded::new(AtomicUsize::new(0)),
             guard: CachePadded::new(ExposeGuard::default()),
-            slots: (0..capacity)
+            slots: (0..slots)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
-            mask: capacity.wrapping_sub(1),
+            capacity,
         }
     }
 
-    /// The slot of index `i` (any index: it is reduced modulo the ring's size).
+    /// The most slots beyond the capacity (the room the indices drift into).
+    const MAX_SLACK: usize = 1 << 20;
+
+    /// The slot of index `i`, which is below a `public_bot` or `bot` the reader loaded.
     #[inline(always)]
     fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        let i = i & self.mask;
         debug_assert!(i < self.slots.len());
-        // SAFETY: `i & mask < slots.len()` when the ring has slots (a power of two); a ring of
-        // none is always full, so no index is ever live and no caller reaches here.
+        // SAFETY: `bot` never exceeds `slots.len()` (the push stops at it) and `public_bot`
+        // never exceeds `bot`; every index is below 2³¹, so a `top` that `Age::distance`
+        // puts below a `public_bot` of any epoch is below it in fact, and in the slots.
         unsafe { self.slots.get_unchecked(i) }
     }
 
@@ -272,13 +305,12 @@ impl Inner {
 /// ```
 pub struct Split<T: Task> {
     inner: Arc<Inner>,
-    /// The owner's copy of the ring's address and mask: the hot path reads them without
-    /// going through the `Arc`. (`bot` is read from `inner`, on a line only the owner
-    /// writes: a copy here would cost a second store per push and pop.)
+    /// The owner's copy of the slots' address: the hot path reads it without going through
+    /// the `Arc`. (`bot` is read from `inner`, on a line only the owner writes: a copy here
+    /// would cost a second store per push and pop.)
     slots: NonNull<AtomicPtr<()>>,
-    mask: usize,
-    /// `capacity` above a lower bound of `top` in the current epoch: `bot < limit` means
-    /// there is room (see "Capacity: a ring" in the module doc).
+    /// The lower of the last slot and `capacity` above a lower bound of `top` in the
+    /// current epoch: `bot < limit` means there is room (see "Capacity" in the module doc).
     limit: usize,
     /// Rule 4: how many of the requests handlers deferred (`ExposeGuard::deferred`, per
     /// [`Exposure`], wrapping) this owner has served.
@@ -359,24 +391,35 @@ impl<T: Task> Split<T> {
     /// The deque's fixed capacity: how many tasks (public and private) it holds at most
     /// (the `capacity` it was built with, rounded up to a power of two).
     pub fn capacity(&self) -> usize {
-        self.inner.slots.len()
+        self.inner.capacity
     }
 
-    /// The slot of index `i` (any index: it is reduced modulo the ring's size).
+    /// The slot of index `i`, which is below `bot`.
     #[inline(always)]
     fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        let i = i & self.mask;
-        debug_assert!(i < self.capacity());
-        // SAFETY: `slots` is the live ring of `mask + 1` slots (a power of two), so `i` is in
-        // it; a ring of none is always full, so no index is ever live and no caller gets here.
+        debug_assert!(i < self.inner.slots.len());
+        // SAFETY: `slots` points at the live slots, and `bot` never exceeds their number
+        // (`push` stops at it), so an index below `bot` is in them.
         unsafe { &*self.slots.as_ptr().add(i) }
     }
 
-    /// `push` found `bot == limit`: reads `top` afresh and moves `limit` up to `capacity`
-    /// above it. Returns whether there is room now (fewer than `capacity` tasks).
+    /// `push` found `bot == limit`. At the last slot, moves the tasks down to index 0 if
+    /// none is public ([`Split::compact`]); then reads `top` afresh and moves `limit` up to
+    /// `capacity` above it (at most to the last slot). Returns whether there is room now.
     #[cold]
     #[inline(never)]
     fn refresh_limit(&mut self) -> bool {
+        self.refresh_limit_interruptible(&mut || {})
+    }
+
+    /// [`Split::refresh_limit`], with `interrupted` run where a signal handler may interrupt
+    /// the compaction (a no-op except in tests).
+    #[inline(always)]
+    fn refresh_limit_interruptible(&mut self, interrupted: &mut impl FnMut()) -> bool {
+        let end = self.inner.slots.len();
+        if self.own_bot() == end && !self.guarded(Guarded::Compact, interrupted).1 {
+            return false;
+        }
         // Acquire: the claims of the slots we are about to reuse (the thieves' CAS) happen
         // before our rewrites of those slots (see "Reusing slots" in `Abp`'s module doc).
         let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
@@ -385,8 +428,58 @@ impl<T: Task> Split<T> {
         // between operations.
         let live = Age::distance(top, bot);
         debug_assert!((0..=self.capacity() as i64).contains(&i64::from(live)));
-        self.limit = bot - live as usize + self.capacity();
+        self.limit = (bot - live as usize + self.capacity()).min(end);
         bot != self.limit
+    }
+
+    /// The compaction step of [`Split::refresh_limit`], under rule 4's guard (so no handler
+    /// exposes meanwhile): if no task is public, moves the private ones to indices
+    /// `0..n` and starts a new epoch (a new tag, `top = 0`), as `pop_public_bottom`'s
+    /// reset does. Returns whether it did; with a public task left it does nothing (the
+    /// push then reports [`Full`] until thieves have taken the public part).
+    ///
+    /// No thief can take a task under the `age` read here: with `top == public_bot` a
+    /// claim needs a thief to have read a `public_bot` above `top` under the same `age`,
+    /// and within one `age` value `public_bot` only rises (exposures) or falls to values
+    /// above `top` (`pop_public_bottom` without a reset): it was `top` all along. So the
+    /// new tag is a plain store, not a CAS, and the owner still executes no
+    /// read-modify-write. A thief still holding the old `age` fails its CAS on the new
+    /// tag; its speculative read of a moved slot is discarded with it.
+    fn compact_now(&mut self, interrupted: &mut impl FnMut()) -> bool {
+        let inner = &*self.inner;
+        // Acquire: as in `refresh_limit` (we rewrite slots the thieves claimed).
+        let old = Age::unpack(inner.age.load(Ordering::Acquire));
+        // Relaxed: written by this thread only (a handler defers under the guard).
+        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        if Age::distance(old.top, public_bot) != 0 {
+            return false;
+        }
+        let bot = self.own_bot();
+        for i in 0..bot - public_bot {
+            // Relaxed, both: private slots, written and read by this thread only; thieves
+            // read them only after an exposure's Release store.
+            let task = self.slot(public_bot + i).load(Ordering::Relaxed);
+            self.slot(i).store(task, Ordering::Relaxed);
+            interrupted();
+        }
+        // `bot` down first, then `public_bot`, so that `bot <= public_bot` until the moved
+        // tasks are private again (rule 3's order, though the guard already holds handlers
+        // off). Relaxed: single writer.
+        inner.bot.store(0, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // Release: ordered before the new tag below, as in `pop_public_bottom`'s reset.
+        inner.public_bot.store(0, Ordering::Release);
+        let new_age = Age {
+            tag: old.tag.wrapping_add(1),
+            top: 0,
+        };
+        // Release: a thief that reads the new tag also reads the reset `public_bot`.
+        inner.age.store(new_age.pack(), Ordering::Release);
+        compiler_fence(Ordering::SeqCst);
+        interrupted();
+        // Relaxed: single writer; the moved tasks are private again.
+        inner.bot.store(bot - public_bot, Ordering::Relaxed);
+        true
     }
 
     /// `bot`, read by its only writer.
@@ -498,21 +591,35 @@ impl<T: Task> Split<T> {
     /// interrupt it (a no-op except in tests, which expose there as a handler would).
     #[inline(always)]
     fn expose_interruptible(&mut self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
-        let inner = &*self.inner;
-        let guard = &inner.guard;
-        let mut how = Some(how);
+        self.guarded(Guarded::Expose(how), interrupted).0
+    }
+
+    /// Runs `first` under rule 4's guard, then serves the requests handlers deferred
+    /// meanwhile. Returns how many tasks were exposed in all, and whether `first` did
+    /// what it was asked (an exposure always does; a compaction may not).
+    #[inline(always)]
+    fn guarded(&mut self, first: Guarded, interrupted: &mut impl FnMut()) -> (usize, bool) {
+        let mut first = Some(first);
+        let mut done = false;
         let mut exposed = 0;
         loop {
             interrupted();
             // Rule 4. Relaxed: only this thread touches the guard; the signal fence keeps
             // the reads of `expose_now` after it.
-            guard.active.store(true, Ordering::Relaxed);
+            self.inner.guard.active.store(true, Ordering::Relaxed);
             compiler_fence(Ordering::SeqCst);
             interrupted();
-            if let Some(how) = how.take() {
-                exposed += inner.expose_now(how, interrupted);
-                interrupted();
+            match first.take() {
+                Some(Guarded::Expose(how)) => {
+                    exposed += self.inner.expose_now(how, interrupted);
+                    done = true;
+                }
+                Some(Guarded::Compact) => done = self.compact_now(interrupted),
+                None => {}
             }
+            interrupted();
+            let inner = &*self.inner;
+            let guard = &inner.guard;
             // Serve the requests of handlers that found the guard raised (this call's, as
             // none outlives a call), still under the guard.
             for (kind, served) in Exposure::ALL.into_iter().zip(&mut self.served) {
@@ -541,7 +648,7 @@ impl<T: Task> Split<T> {
                     guard.deferred[kind.index()].load(Ordering::Relaxed) != served
                 });
             if !pending {
-                return exposed;
+                return (exposed, done);
             }
         }
     }
@@ -575,15 +682,15 @@ impl<T: Task> Split<T> {
 impl<T: Task> Owner<T> for Split<T> {
     type Stealer = SplitStealer<T>;
 
-    /// A deque of `capacity` slots rounded up to a power of two (at most 2³¹).
+    /// A deque of `capacity` tasks rounded up to a power of two (at most 2³¹), with room
+    /// for its indices to drift (module doc, "Capacity").
     fn with_capacity(capacity: usize) -> Self {
         let inner = Arc::new(Inner::new(capacity));
         // A dangling (never dereferenced) address when the capacity is 0.
         let slots = NonNull::new(inner.slots.as_ptr().cast_mut()).unwrap_or(NonNull::dangling());
         Split {
             slots,
-            mask: inner.mask,
-            limit: inner.slots.len(),
+            limit: inner.capacity,
             served: [0; 3],
             inner,
             _marker: PhantomData,
@@ -597,14 +704,19 @@ impl<T: Task> Owner<T> for Split<T> {
         }
     }
 
-    /// Pushes at the bottom of the private part: relaxed stores only. [`Full`] only when
-    /// the deque holds `capacity` tasks.
+    /// Pushes at the bottom of the private part: relaxed stores only. [`Full`] when the
+    /// deque holds `capacity` tasks, or when `bot` is at the last slot with a task still
+    /// public (module doc, "Capacity").
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
         // Relaxed: only this thread writes `bot`.
-        let bot = self.inner.bot.load(Ordering::Relaxed);
-        if bot == self.limit && !self.refresh_limit() {
-            return Err(Full(task));
+        let mut bot = self.inner.bot.load(Ordering::Relaxed);
+        if bot == self.limit {
+            if !self.refresh_limit() {
+                return Err(Full(task));
+            }
+            // A compaction moved the tasks down.
+            bot = self.own_bot();
         }
         // Bound once: the compiler fence below would otherwise make the compiler reload it.
         let inner = &*self.inner;
@@ -691,7 +803,7 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         }
         // Relaxed: covered by the Acquire of `public_bot`; speculative, used only if the
         // CAS proves no reset and no other removal happened since `age` was read. (`top` is
-        // the index modulo 2³², and so modulo the ring's size.)
+        // the index itself: indices stay below 2³¹.)
         let raw = inner.slot(old.top as usize).load(Ordering::Relaxed);
         if Age::claim_top(&inner.age, old) {
             // SAFETY: the CAS succeeded, so slot `top` held a pushed, exposed task.
@@ -867,6 +979,118 @@ mod tests {
         assert_eq!(empty.push(t(1)), Err(Full(t(1))));
         assert_eq!(empty.pop(), None);
         assert_eq!(empty.stealer().steal(), Steal::Empty);
+    }
+
+    /// The last slot with a task still public: no compaction (a thief may be claiming it),
+    /// so `Full` with fewer than `capacity` tasks held, until the thief has it; then the
+    /// push moves the private tasks down to index 0 and goes on, nothing lost or doubled.
+    #[test]
+    fn at_the_last_slot_the_owner_moves_its_tasks_down_once_none_is_public() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
+        let s = d.stealer();
+        let slots = d.inner.slots.len();
+        // Drift: each task pushed, exposed and stolen, until `bot` is two below the end.
+        for i in 1..=slots - 2 {
+            d.push(t(i)).unwrap();
+            d.expose(Exposure::One);
+            assert_eq!(s.steal(), Steal::Success(t(i)));
+        }
+        d.push(t(101)).unwrap();
+        d.push(t(102)).unwrap();
+        d.expose(Exposure::One);
+        assert_eq!(d.own_bot(), slots);
+        assert_eq!((d.public_len(), d.private_len()), (1, 1));
+        assert_eq!(d.push(t(103)), Err(Full(t(103))));
+        assert_eq!(s.steal(), Steal::Success(t(101)));
+        d.push(t(103)).unwrap();
+        assert_eq!(d.own_bot(), 2, "moved down to index 0");
+        assert_eq!((d.public_len(), d.private_len()), (0, 2));
+        // The old tag is dead: a thief's next look sees private work only.
+        assert_eq!(s.steal(), Steal::PrivateWork);
+        d.expose(Exposure::One);
+        assert_eq!(s.steal(), Steal::Success(t(102)));
+        assert_eq!(d.pop(), Some(t(103)));
+        assert_eq!(d.pop(), None);
+        assert_eq!(s.steal(), Steal::Empty);
+    }
+
+    /// A thief that read `age` (and the task) before a compaction and resumes after it
+    /// must fail its claim: the compaction's new tag is what stops it.
+    #[test]
+    fn a_thief_paused_across_a_compaction_fails_its_claim() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(1);
+        let s = d.stealer();
+        d.push(t(1)).unwrap();
+        d.expose(Exposure::One);
+        // The paused thief's reads: `age`, then a `public_bot` above its `top`.
+        let old = Age::unpack(d.inner.age.load(Ordering::Acquire));
+        assert!(Age::distance(old.top, d.inner.public_bot.load(Ordering::Acquire)) > 0);
+        // Another thief takes task 1; task 2 goes to the last slot; task 3 finds nothing
+        // public there, so task 2 moves down to index 0 (and then the deque is full).
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        d.push(t(2)).unwrap();
+        assert_eq!(d.push(t(3)), Err(Full(t(3))));
+        assert_eq!(d.own_bot(), 1, "moved down");
+        assert!(
+            !Age::claim_top(&d.inner.age, old),
+            "a stale claim succeeded"
+        );
+        assert_eq!(d.pop(), Some(t(2)));
+    }
+
+    /// A signal handler that interrupts the compaction at every point defers its exposure
+    /// (rule 4's guard) and the owner serves it once the tasks are down: every task comes
+    /// out once, and what the handler asked for is public.
+    #[test]
+    fn a_handler_interrupting_the_compaction_at_every_point() {
+        for private in 0..=3 {
+            for point in 0.. {
+                let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
+                let s = d.stealer();
+                let slots = d.inner.slots.len();
+                for i in 1..=slots - private {
+                    d.push(t(i)).unwrap();
+                    d.expose(Exposure::One);
+                    assert_eq!(s.steal(), Steal::Success(t(i)));
+                }
+                let first = slots - private + 1;
+                for i in first..=slots {
+                    d.push(t(i)).unwrap();
+                }
+                let e = d.signal_exposer();
+                let (mut seen, mut fired, mut by_handler) = (0, false, 0);
+                let room = d.refresh_limit_interruptible(&mut || {
+                    if seen == point {
+                        fired = true;
+                        // SAFETY: this thread owns the deque; the "handler" runs here.
+                        by_handler += unsafe { e.expose(Exposure::One) };
+                    }
+                    seen += 1;
+                });
+                if !fired {
+                    break;
+                }
+                let case = format!("{private} private, handler at point {point}");
+                // One request, one exposure (if there was private work): the handler's own
+                // before the guard went up or after it came down, else the owner's for it.
+                assert_eq!(d.public_len(), private.min(1), "{case}");
+                if room {
+                    assert_eq!(d.own_bot(), private, "{case}: moved down");
+                } else {
+                    // Only a handler that ran before the guard went up leaves a public
+                    // task, which stops the compaction.
+                    assert_eq!((point, by_handler), (0, 1), "{case}");
+                    assert_eq!(d.own_bot(), slots, "{case}: nothing moved");
+                }
+                let mut out: Vec<usize> = Vec::new();
+                while let Steal::Success(x) = s.steal() {
+                    out.push(x.get());
+                }
+                out.extend(std::iter::from_fn(|| d.pop()).map(|x| x.get()));
+                out.sort_unstable();
+                assert_eq!(out, (first..=slots).collect::<Vec<_>>(), "{case}");
+            }
+        }
     }
 
     #[test]
