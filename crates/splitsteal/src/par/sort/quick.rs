@@ -374,22 +374,14 @@ where
             // Share the middle with the right block if it needs one too.
             let middle = if ir == nr { middle.div_ceil(2) } else { middle };
             bl = middle.min(BLOCK);
-            (il, nl) = (0, 0);
-            for (i, x) in s[l..l + bl].iter().enumerate() {
-                // SAFETY: `nl <= i < BLOCK`.
-                unsafe { *offs_l.get_unchecked_mut(nl) = i as u8 };
-                nl += !left(x) as usize;
-            }
+            il = 0;
+            nl = scan::<T, false>(&s[l..l + bl], &mut offs_l, &|x: &T| !left(x));
         }
         if ir == nr {
             r -= br;
             br = (r - (l + bl)).min(BLOCK);
-            (ir, nr) = (0, 0);
-            for (i, x) in s[r - br..r].iter().rev().enumerate() {
-                // SAFETY: `nr <= i < BLOCK`.
-                unsafe { *offs_r.get_unchecked_mut(nr) = i as u8 };
-                nr += left(x) as usize;
-            }
+            ir = 0;
+            nr = scan::<T, true>(&s[r - br..r], &mut offs_r, left);
         }
         if bl == 0 || br == 0 {
             break;
@@ -422,6 +414,52 @@ where
     } else {
         l + bl
     }
+}
+
+/// Writes to `offs[..k]` the offsets, in scan order, of the elements of `b` (at most
+/// [`BLOCK`]) for which `take` holds and returns `k`, without a branch on `take`: from the
+/// front, or if `REV` from the back (offset `i` is then `b[b.len() - 1 - i]`). Unrolled by
+/// hand four times: written as iterator loops in [`blocks`], LLVM unrolled the front scan
+/// twice (5.5 instructions an element) and the back scan not at all (7); now 5.5 and 6,
+/// rayon's 5 and 5.5 (1M u64 with 2% swapped: 129.7 M instructions in the quicksort, now
+/// 124.2 M).
+#[inline(always)]
+fn scan<T, const REV: bool>(b: &[T], offs: &mut [u8; BLOCK], take: &impl Fn(&T) -> bool) -> usize {
+    let len = b.len();
+    assert!(len <= BLOCK);
+    // The next element: `x` from the front; `x - 1` from the back.
+    let mut x = if REV {
+        b.as_ptr_range().end
+    } else {
+        b.as_ptr()
+    };
+    let mut k = 0;
+    let mut i = 0;
+    // SAFETY: each element of `b` is read once (`len` reads, `x` moving one element a read
+    // towards the other end, which it reaches and does not pass), and `k <= i < BLOCK` at
+    // each store into `offs`.
+    let mut one = |i: usize| unsafe {
+        if REV {
+            x = x.sub(1);
+        }
+        *offs.get_unchecked_mut(k) = i as u8;
+        k += take(&*x) as usize;
+        if !REV {
+            x = x.add(1);
+        }
+    };
+    while i + 4 <= len {
+        one(i);
+        one(i + 1);
+        one(i + 2);
+        one(i + 3);
+        i += 4;
+    }
+    while i < len {
+        one(i);
+        i += 1;
+    }
+    k
 }
 
 /// Moves the elements of `s` for which `left` holds to its front, keeping the others
