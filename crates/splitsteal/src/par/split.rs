@@ -451,9 +451,10 @@ impl Blocks {
             // Round the block size to whole units; the first block ends at a boundary.
             let size = target.div_ceil(align.unit).max(1) * align.unit;
             let mut next = align.round_up(1.min(n)).max(1);
-            // Make the first block at least about `size` long too.
-            while next < size.min(n) {
-                next += align.unit;
+            // Make the first block at least about `size` long too: whole units up to it
+            // (in one step; a loop of single units cost O(n) with one block).
+            if next < size.min(n) {
+                next += (size.min(n) - next).div_ceil(align.unit) * align.unit;
             }
             while next < n {
                 starts.push(next);
@@ -813,6 +814,10 @@ mod tests {
                 }
                 for &s in &b.starts[1..b.starts.len() - 1] {
                     assert_eq!(s % al.unit, al.phase);
+                }
+                // The first block is about `target` long too (at least, unless n is less).
+                if n > 0 {
+                    assert!(b.starts[1] >= 100.min(n), "n {n}, {al:?}: {:?}", b.starts);
                 }
             }
         }
