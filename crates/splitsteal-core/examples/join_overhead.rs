@@ -1,6 +1,7 @@
 //! Instructions (under callgrind) or time per join:
 //! `join_overhead <serial|POLICY[+ctx]> <n> [threads] [reps]` (prints the best time of
-//! `reps`; `+ctx` runs the `ForkJoin` version, which passes the worker down).
+//! `reps`; `+ctx` runs the `ForkJoin` version, which passes the worker down; `+loop` makes
+//! fib(n) joins of two trivial closures from a loop, a caller that does not recurse).
 //! E.g. `valgrind --tool=callgrind target/release/examples/join_overhead lcws-poll 25`.
 
 use std::time::Instant;
@@ -24,6 +25,18 @@ fn fib_ctx<C: ForkJoin>(c: &mut C, n: u64) -> u64 {
     a + b
 }
 
+/// As many joins as `fib(n)` makes, each of two trivial closures, from one loop.
+fn joins_in_a_loop(n: u64) -> u64 {
+    let joins = fib_seq(n + 1) - 1;
+    let mut sum = 0;
+    for i in 0..joins {
+        let (a, b) =
+            splitsteal_core::join(|| std::hint::black_box(i), || std::hint::black_box(1u64));
+        sum += a + b;
+    }
+    sum
+}
+
 fn fib_seq(n: u64) -> u64 {
     if n < 2 {
         return n;
@@ -33,7 +46,7 @@ fn fib_seq(n: u64) -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: join_overhead <serial|POLICY> <n> [threads] [reps]";
+    let usage = "usage: join_overhead <serial|POLICY[+ctx|+loop]> <n> [threads] [reps]";
     let mode = args.get(1).expect(usage);
     let n: u64 = args.get(2).and_then(|s| s.parse().ok()).expect(usage);
     let threads: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -47,9 +60,9 @@ fn main() {
             best = best.min(t.elapsed());
         }
     } else {
-        let (mode, ctx) = match mode.strip_suffix("+ctx") {
-            Some(m) => (m, true),
-            None => (mode.as_str(), false),
+        let (mode, shape) = match mode.split_once('+') {
+            Some((m, shape)) => (m, shape),
+            None => (mode.as_str(), "fib"),
         };
         let policy: Policy = mode.parse().unwrap_or_else(|e| panic!("{e}"));
         let pool = ThreadPoolBuilder::new()
@@ -60,10 +73,10 @@ fn main() {
         pool.install(|| fib(std::hint::black_box(10)));
         for _ in 0..reps {
             let t = Instant::now();
-            v = if ctx {
-                pool.install(|| fib_ctx(&mut Current, std::hint::black_box(n)))
-            } else {
-                pool.install(|| fib(std::hint::black_box(n)))
+            v = match shape {
+                "ctx" => pool.install(|| fib_ctx(&mut Current, std::hint::black_box(n))),
+                "loop" => pool.install(|| joins_in_a_loop(std::hint::black_box(n))),
+                _ => pool.install(|| fib(std::hint::black_box(n))),
             };
             best = best.min(t.elapsed());
         }
