@@ -191,19 +191,76 @@ struct ExposeGuard {
 struct Inner {
     /// `{tag, top}`: written by thieves (CAS) and by the owner on resets.
     age: CachePadded<AtomicU64>,
+    /// Rule 4: on its own line, so that the owner's writes to it never disturb thieves.
+    guard: CachePadded<ExposeGuard>,
+    /// The bottoms and the slots.
+    row: Box<Row>,
+    /// How many tasks the deque holds at most, public and private together.
+    capacity: usize,
+}
+
+/// What every push and pop touches, in one allocation: the two bottoms, then the slots.
+/// The owner reaches all three from one pointer it keeps ([`Split::row`]); as fields of
+/// `Inner` beside a boxed slice, the bottoms and the slots' address cost the push and the
+/// pop one load each more.
+#[repr(C)]
+struct RowOf<S: ?Sized> {
     /// The split point: the owner writes it, thieves read it.
     public_bot: CachePadded<AtomicUsize>,
     /// One past the newest private task. Written by the owner only (and read by thieves
     /// only to tell [`Steal::PrivateWork`] from [`Steal::Empty`]), so it gets its own line.
     bot: CachePadded<AtomicUsize>,
-    /// Rule 4: on its own line, so that the owner's writes to it never disturb thieves.
-    guard: CachePadded<ExposeGuard>,
-    /// The slots, index `i` in slot `i`: the capacity and as many again (at most 2²⁰
-    /// more), the room the indices drift into before the owner moves its tasks down (see
-    /// "Capacity" in the module doc).
-    slots: Box<[AtomicPtr<()>]>,
-    /// How many tasks the deque holds at most, public and private together.
-    capacity: usize,
+    /// Index `i` in slot `i`: the capacity and as many again (at most 2²⁰ more), the room
+    /// the indices drift into before the owner moves its tasks down (module doc,
+    /// "Capacity").
+    slots: S,
+}
+
+type Row = RowOf<[AtomicPtr<()>]>;
+
+impl Row {
+    /// A row of `slots` empty slots, both bottoms at 0.
+    fn new(slots: usize) -> Box<Row> {
+        use std::alloc::{alloc, handle_alloc_error, Layout};
+        let (layout, offset) = Layout::new::<RowOf<[AtomicPtr<()>; 0]>>()
+            .extend(Layout::array::<AtomicPtr<()>>(slots).expect("split deque: too many slots"))
+            .expect("split deque: too many slots");
+        // `Box`'s deallocation uses the value's own layout: a `repr(C)` struct pads its
+        // size to its alignment, as this does.
+        let layout = layout.pad_to_align();
+        // SAFETY: the layout has a non-zero size (the two bottoms).
+        let raw = unsafe { alloc(layout) };
+        if raw.is_null() {
+            handle_alloc_error(layout);
+        }
+        // SAFETY: `raw` is a fresh allocation of `layout`, which holds the header (the
+        // sized `RowOf` with no slots) at 0 and `slots` slots at `offset`, as the
+        // `repr(C)` layout of `Row` places them; every field is written before the `Box`
+        // is made, and the slice pointer's length is the slot count (the metadata a
+        // `RowOf<[_]>` pointer carries).
+        unsafe {
+            raw.cast::<RowOf<[AtomicPtr<()>; 0]>>().write(RowOf {
+                public_bot: CachePadded::new(AtomicUsize::new(0)),
+                bot: CachePadded::new(AtomicUsize::new(0)),
+                slots: [],
+            });
+            let first = raw.add(offset).cast::<AtomicPtr<()>>();
+            for i in 0..slots {
+                first.add(i).write(AtomicPtr::new(std::ptr::null_mut()));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, slots) as *mut Row)
+        }
+    }
+
+    /// The slot of index `i`, which is below a `public_bot` or `bot` the reader loaded.
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &AtomicPtr<()> {
+        debug_assert!(i < self.slots.len());
+        // SAFETY: `bot` never exceeds `slots.len()` (the push stops at it) and `public_bot`
+        // never exceeds `bot`; every index is below 2³¹, so a `top` that `Age::distance`
+        // puts below a `public_bot` of any epoch is below it in fact, and in the slots.
+        unsafe { self.slots.get_unchecked(i) }
+    }
 }
 
 /// An index as a signed number: `bot` may read as −1 during `pop_private` (module doc).
@@ -219,28 +276,14 @@ impl Inner {
         let slots = capacity + capacity.min(Self::MAX_SLACK).min((1 << 31) - capacity);
         Inner {
             age: CachePadded::new(AtomicU64::new(0)),
-            public_bot: CachePadded::new(AtomicUsize::new(0)),
-            bot: CachePadded::new(AtomicUsize::new(0)),
             guard: CachePadded::new(ExposeGuard::default()),
-            slots: (0..slots)
-                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
-                .collect(),
+            row: Row::new(slots),
             capacity,
         }
     }
 
     /// The most slots beyond the capacity (the room the indices drift into).
     const MAX_SLACK: usize = 1 << 20;
-
-    /// The slot of index `i`, which is below a `public_bot` or `bot` the reader loaded.
-    #[inline(always)]
-    fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        debug_assert!(i < self.slots.len());
-        // SAFETY: `bot` never exceeds `slots.len()` (the push stops at it) and `public_bot`
-        // never exceeds `bot`; every index is below 2³¹, so a `top` that `Age::distance`
-        // puts below a `public_bot` of any epoch is below it in fact, and in the slots.
-        unsafe { self.slots.get_unchecked(i) }
-    }
 
     /// Moves `how.count(r)` of the r private tasks to the public part. Runs on the owner's
     /// thread only: in [`Split::expose`] (under rule 4's guard), or in a signal handler
@@ -251,10 +294,10 @@ impl Inner {
     fn expose_now(&self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
         // Relaxed: `bot` and `public_bot` are written only by this thread (the interrupted
         // owner); the owner's compiler fences order its writes against this handler.
-        let bot = self.bot.load(Ordering::Relaxed);
+        let bot = self.row.bot.load(Ordering::Relaxed);
         interrupted();
         // Relaxed: as above.
-        let public_bot = self.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.row.public_bot.load(Ordering::Relaxed);
         // Signed: `bot` is −1 while a pop on an empty deque checks it (module doc).
         if signed(bot) <= signed(public_bot) {
             return 0;
@@ -264,7 +307,7 @@ impl Inner {
         if n > 0 {
             // Release: publishes the slots written by `push` before `bot` was raised over
             // them (same hardware thread, kept in program order by push's compiler fence).
-            self.public_bot.store(public_bot + n, Ordering::Release);
+            self.row.public_bot.store(public_bot + n, Ordering::Release);
         }
         n
     }
@@ -305,10 +348,11 @@ impl Inner {
 /// ```
 pub struct Split<T: Task> {
     inner: Arc<Inner>,
-    /// The owner's copy of the slots' address: the hot path reads it without going through
-    /// the `Arc`. (`bot` is read from `inner`, on a line only the owner writes: a copy here
-    /// would cost a second store per push and pop.)
-    slots: NonNull<AtomicPtr<()>>,
+    /// The owner's copy of the row's address (`inner.row`): the hot path reaches both
+    /// bottoms and the slots from it, without going through the `Arc`. (`bot` stays in the
+    /// row, on a line only the owner writes: a copy here would cost a second store per
+    /// push and pop.)
+    row: NonNull<Row>,
     /// The lower of the last slot and `capacity` above a lower bound of `top` in the
     /// current epoch: `bot < limit` means there is room (see "Capacity" in the module doc).
     limit: usize,
@@ -319,7 +363,7 @@ pub struct Split<T: Task> {
     _marker: super::OwnerMarker<T>,
 }
 
-// SAFETY: `slots` points into the `Inner` kept alive by `inner`; the handle moves between
+// SAFETY: `row` points at the row of the `Inner` kept alive by `inner`; the handle moves between
 // threads as a whole (it is `!Sync`, so only one thread uses it at a time).
 unsafe impl<T: Task> Send for Split<T> {}
 
@@ -397,10 +441,7 @@ impl<T: Task> Split<T> {
     /// The slot of index `i`, which is below `bot`.
     #[inline(always)]
     fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        debug_assert!(i < self.inner.slots.len());
-        // SAFETY: `slots` points at the live slots, and `bot` never exceeds their number
-        // (`push` stops at it), so an index below `bot` is in them.
-        unsafe { &*self.slots.as_ptr().add(i) }
+        self.row().slot(i)
     }
 
     /// `push` found `bot == limit`. At the last slot, moves the tasks down to index 0 if
@@ -416,7 +457,7 @@ impl<T: Task> Split<T> {
     /// the compaction (a no-op except in tests).
     #[inline(always)]
     fn refresh_limit_interruptible(&mut self, interrupted: &mut impl FnMut()) -> bool {
-        let end = self.inner.slots.len();
+        let end = self.inner.row.slots.len();
         if self.own_bot() == end && !self.guarded(Guarded::Compact, interrupted).1 {
             return false;
         }
@@ -450,7 +491,7 @@ impl<T: Task> Split<T> {
         // Acquire: as in `refresh_limit` (we rewrite slots the thieves claimed).
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
         // Relaxed: written by this thread only (a handler defers under the guard).
-        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        let public_bot = inner.row.public_bot.load(Ordering::Relaxed);
         if Age::distance(old.top, public_bot) != 0 {
             return false;
         }
@@ -465,10 +506,10 @@ impl<T: Task> Split<T> {
         // `bot` down first, then `public_bot`, so that `bot <= public_bot` until the moved
         // tasks are private again (rule 3's order, though the guard already holds handlers
         // off). Relaxed: single writer.
-        inner.bot.store(0, Ordering::Relaxed);
+        inner.row.bot.store(0, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag below, as in `pop_public_bottom`'s reset.
-        inner.public_bot.store(0, Ordering::Release);
+        inner.row.public_bot.store(0, Ordering::Release);
         let new_age = Age {
             tag: old.tag.wrapping_add(1),
             top: 0,
@@ -478,7 +519,7 @@ impl<T: Task> Split<T> {
         compiler_fence(Ordering::SeqCst);
         interrupted();
         // Relaxed: single writer; the moved tasks are private again.
-        inner.bot.store(bot - public_bot, Ordering::Relaxed);
+        inner.row.bot.store(bot - public_bot, Ordering::Relaxed);
         true
     }
 
@@ -486,7 +527,15 @@ impl<T: Task> Split<T> {
     #[inline(always)]
     fn own_bot(&self) -> usize {
         // Relaxed: only this thread writes `bot` (a signal handler on it only reads it).
-        self.inner.bot.load(Ordering::Relaxed)
+        self.row().bot.load(Ordering::Relaxed)
+    }
+
+    /// The row, through the owner's own copy of its address.
+    #[inline(always)]
+    fn row(&self) -> &Row {
+        // SAFETY: `row` points at `inner.row`, which lives as long as `inner` (and so as
+        // `self`) and is only ever shared (its fields are atomics).
+        unsafe { self.row.as_ref() }
     }
 
     /// Pops the newest private task: relaxed loads and stores only. `None` when the private
@@ -501,27 +550,27 @@ impl<T: Task> Split<T> {
     /// expose there as a handler would).
     #[inline(always)]
     fn pop_private_interruptible(&mut self, interrupted: &mut impl FnMut()) -> Option<T> {
-        let inner = &*self.inner;
+        let row = self.row();
         // Relaxed: only this thread writes `bot`.
-        let bot = inner.bot.load(Ordering::Relaxed);
+        let bot = row.bot.load(Ordering::Relaxed);
         // −1 when the deque is empty at index 0: the signed compare below then undoes the
         // pop, with no test of `bot` against 0 first (module doc).
         let new_bot = bot.wrapping_sub(1);
         // Relaxed: single writer. Lowered *before* reading `public_bot` (the LCWS-in-practice paper's fix): from
         // here on a signal handler cannot expose slot `new_bot`.
-        inner.bot.store(new_bot, Ordering::Relaxed);
+        row.bot.store(new_bot, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         interrupted();
         // Relaxed: written by this thread (or a handler on it); thieves never write it.
-        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        let public_bot = row.public_bot.load(Ordering::Relaxed);
         if signed(new_bot) < signed(public_bot) {
             // The private part was empty (or a handler just exposed its last task): undo.
             // While `bot` is `public_bot - 1` or `public_bot`, a handler sees no private work.
-            inner.bot.store(bot, Ordering::Relaxed);
+            row.bot.store(bot, Ordering::Relaxed);
             return None;
         }
         // Relaxed: the slot was written by this thread in `push`.
-        let raw = self.slot(new_bot).load(Ordering::Relaxed);
+        let raw = row.slot(new_bot).load(Ordering::Relaxed);
         // SAFETY: slots below `bot` hold values stored by `push` (never null).
         Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
     }
@@ -533,7 +582,7 @@ impl<T: Task> Split<T> {
     pub fn pop_public_bottom(&mut self) -> Option<T> {
         let inner = &*self.inner;
         // Relaxed: the owner is the only writer of `public_bot` and `bot`.
-        let public_bot = inner.public_bot.load(Ordering::Relaxed);
+        let public_bot = inner.row.public_bot.load(Ordering::Relaxed);
         if public_bot == 0 {
             return None;
         }
@@ -545,10 +594,10 @@ impl<T: Task> Split<T> {
         let new_bot = public_bot - 1;
         // Rule 3 of the module doc: `bot` drops first, so `bot <= public_bot` throughout and
         // a signal handler finds no private work to expose. Relaxed: single writer.
-        inner.bot.store(new_bot, Ordering::Relaxed);
+        inner.row.bot.store(new_bot, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         // Release: any thief that reads this value also sees the slots below it.
-        inner.public_bot.store(new_bot, Ordering::Release);
+        inner.row.public_bot.store(new_bot, Ordering::Release);
         // StoreLoad: thieves must see the lowered bottom before we read `top`, or both sides
         // could take slot `new_bot` (ABP popBottom's fence).
         seq_cst_fence(Side::Owner);
@@ -565,10 +614,10 @@ impl<T: Task> Split<T> {
         }
         // The public part is now empty: reset the indices to 0 under a new tag so that a
         // thief holding the old `age` fails its CAS (ABA). `bot` first (rule 3).
-        inner.bot.store(0, Ordering::Relaxed);
+        inner.row.bot.store(0, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag is published below.
-        inner.public_bot.store(0, Ordering::Release);
+        inner.row.public_bot.store(0, Ordering::Release);
         // `top` is 0 once the reset is published below (whoever wins the last task).
         self.limit = self.capacity();
         Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
@@ -664,7 +713,7 @@ impl<T: Task> Split<T> {
     #[inline(always)]
     pub fn private_len(&self) -> usize {
         // Relaxed: written by this thread (or a signal handler on it).
-        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
         // `bot >= public_bot` between owner operations: a handler raises `public_bot` at
         // most to `bot`, and only `pop_*` lowers `bot` (never below `public_bot` on exit).
         self.own_bot() - public_bot
@@ -673,7 +722,7 @@ impl<T: Task> Split<T> {
     /// Tasks in the public part (a snapshot: thieves may be taking them).
     pub fn public_len(&self) -> usize {
         // Relaxed: a snapshot for the owner's information only.
-        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
         let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top;
         Age::distance(top, public_bot).max(0) as usize
     }
@@ -687,9 +736,9 @@ impl<T: Task> Owner<T> for Split<T> {
     fn with_capacity(capacity: usize) -> Self {
         let inner = Arc::new(Inner::new(capacity));
         // A dangling (never dereferenced) address when the capacity is 0.
-        let slots = NonNull::new(inner.slots.as_ptr().cast_mut()).unwrap_or(NonNull::dangling());
+        let row = NonNull::from(&*inner.row);
         Split {
-            slots,
+            row,
             limit: inner.capacity,
             served: [0; 3],
             inner,
@@ -710,7 +759,7 @@ impl<T: Task> Owner<T> for Split<T> {
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
         // Relaxed: only this thread writes `bot`.
-        let mut bot = self.inner.bot.load(Ordering::Relaxed);
+        let mut bot = self.own_bot();
         if bot == self.limit {
             if !self.refresh_limit() {
                 return Err(Full(task));
@@ -719,15 +768,15 @@ impl<T: Task> Owner<T> for Split<T> {
             bot = self.own_bot();
         }
         // Bound once: the compiler fence below would otherwise make the compiler reload it.
-        let inner = &*self.inner;
+        let row = self.row();
         // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
         // raised over it by a Release store that follows this write.
-        self.slot(bot)
+        row.slot(bot)
             .store(task.into_raw().as_ptr(), Ordering::Relaxed);
         // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
         compiler_fence(Ordering::SeqCst);
         // Relaxed: single writer.
-        inner.bot.store(bot + 1, Ordering::Relaxed);
+        row.bot.store(bot + 1, Ordering::Relaxed);
         Ok(())
     }
 
@@ -750,8 +799,8 @@ impl<T: Task> SplitStealer<T> {
     /// `has_two_tasks` for the conservative variant).
     pub fn private_len(&self) -> usize {
         // Relaxed: a heuristic snapshot; nothing is read through it.
-        let bot = self.inner.bot.load(Ordering::Relaxed);
-        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let bot = self.inner.row.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
         // Signed: `bot` may be −1 for a moment (module doc).
         signed(bot).saturating_sub(signed(public_bot)).max(0) as usize
     }
@@ -761,7 +810,7 @@ impl<T: Task> SplitStealer<T> {
     pub fn public_len(&self) -> usize {
         // Acquire/Relaxed: a snapshot, as in `is_empty`.
         let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
-        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
         Age::distance(top, public_bot).max(0) as usize
     }
 
@@ -771,7 +820,7 @@ impl<T: Task> SplitStealer<T> {
         // (LCWS-in-practice paper, Listing 2 line 46, with its branches corrected: private work when
         // `public_bot < bot`, EMPTY otherwise).
         // Signed: `bot` may be −1 for a moment (module doc).
-        if signed(public_bot) < signed(self.inner.bot.load(Ordering::Relaxed)) {
+        if signed(public_bot) < signed(self.inner.row.bot.load(Ordering::Relaxed)) {
             Steal::PrivateWork
         } else {
             Steal::Empty
@@ -787,7 +836,7 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         // `public_bot` read below is at least as new as that reset.
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
         // Acquire: slots below the value read are visible.
-        let public_bot = inner.public_bot.load(Ordering::Acquire);
+        let public_bot = inner.row.public_bot.load(Ordering::Acquire);
         if Age::distance(old.top, public_bot) <= 0 {
             // Looks empty: report it without paying for a fence.
             return self.empty_public_part(public_bot);
@@ -797,14 +846,14 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         // bottom, so we cannot both take the last slot (Lê et al.'s steal fence).
         seq_cst_fence(Side::Thief);
         // Acquire: as above.
-        let public_bot = inner.public_bot.load(Ordering::Acquire);
+        let public_bot = inner.row.public_bot.load(Ordering::Acquire);
         if Age::distance(old.top, public_bot) <= 0 {
             return self.empty_public_part(public_bot);
         }
         // Relaxed: covered by the Acquire of `public_bot`; speculative, used only if the
         // CAS proves no reset and no other removal happened since `age` was read. (`top` is
         // the index itself: indices stay below 2³¹.)
-        let raw = inner.slot(old.top as usize).load(Ordering::Relaxed);
+        let raw = inner.row.slot(old.top as usize).load(Ordering::Relaxed);
         if Age::claim_top(&inner.age, old) {
             // SAFETY: the CAS succeeded, so slot `top` held a pushed, exposed task.
             Steal::Success(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
@@ -816,8 +865,8 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
     fn is_empty(&self) -> bool {
         // Acquire/Relaxed: a snapshot.
         let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
-        let bot = self.inner.bot.load(Ordering::Relaxed);
-        let public_bot = self.inner.public_bot.load(Ordering::Relaxed);
+        let bot = self.inner.row.bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
         // Signed: `bot` may be −1 for a moment (module doc); then only `public_bot` counts.
         let end = if signed(bot) > signed(public_bot) {
             bot
@@ -908,8 +957,8 @@ mod tests {
         // The last public task was taken with the CAS: indices reset, tag bumped.
         let age = Age::unpack(d.inner.age.load(Ordering::Relaxed));
         assert_eq!((age.top, age.tag), (0, tag_before + 1));
-        assert_eq!(d.inner.public_bot.load(Ordering::Relaxed), 0);
-        assert_eq!(d.inner.bot.load(Ordering::Relaxed), 0);
+        assert_eq!(d.inner.row.public_bot.load(Ordering::Relaxed), 0);
+        assert_eq!(d.inner.row.bot.load(Ordering::Relaxed), 0);
         assert_eq!(s.steal(), Steal::Empty);
     }
 
@@ -988,7 +1037,7 @@ mod tests {
     fn at_the_last_slot_the_owner_moves_its_tasks_down_once_none_is_public() {
         let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
         let s = d.stealer();
-        let slots = d.inner.slots.len();
+        let slots = d.inner.row.slots.len();
         // Drift: each task pushed, exposed and stolen, until `bot` is two below the end.
         for i in 1..=slots - 2 {
             d.push(t(i)).unwrap();
@@ -1024,7 +1073,7 @@ mod tests {
         d.expose(Exposure::One);
         // The paused thief's reads: `age`, then a `public_bot` above its `top`.
         let old = Age::unpack(d.inner.age.load(Ordering::Acquire));
-        assert!(Age::distance(old.top, d.inner.public_bot.load(Ordering::Acquire)) > 0);
+        assert!(Age::distance(old.top, d.inner.row.public_bot.load(Ordering::Acquire)) > 0);
         // Another thief takes task 1; task 2 goes to the last slot; task 3 finds nothing
         // public there, so task 2 moves down to index 0 (and then the deque is full).
         assert_eq!(s.steal(), Steal::Success(t(1)));
@@ -1047,7 +1096,7 @@ mod tests {
             for point in 0.. {
                 let mut d: Split<NonZeroUsize> = Split::with_capacity(4);
                 let s = d.stealer();
-                let slots = d.inner.slots.len();
+                let slots = d.inner.row.slots.len();
                 for i in 1..=slots - private {
                     d.push(t(i)).unwrap();
                     d.expose(Exposure::One);
@@ -1264,14 +1313,14 @@ mod tests {
                         let (mut point, mut low, mut by_handler) = (0, public, 0);
                         let mut requests = vec![owner_how];
                         let by_owner = d.expose_interruptible(owner_how, &mut || {
-                            let now = inner.public_bot.load(Ordering::Relaxed);
+                            let now = inner.row.public_bot.load(Ordering::Relaxed);
                             assert!(now >= low, "public_bot dropped from {low} to {now}");
                             if point == k1 || point == k2 {
                                 // SAFETY: this thread owns the deque; the handler runs here.
                                 by_handler += unsafe { e.expose(handler_how) };
                                 requests.push(handler_how);
                             }
-                            low = inner.public_bot.load(Ordering::Relaxed);
+                            low = inner.row.public_bot.load(Ordering::Relaxed);
                             point += 1;
                         });
                         let what = || {
@@ -1281,7 +1330,7 @@ mod tests {
                             )
                         };
                         assert!(point <= POINTS, "{point} points: {}", what());
-                        let exposed = d.inner.public_bot.load(Ordering::Relaxed) - public;
+                        let exposed = d.inner.row.public_bot.load(Ordering::Relaxed) - public;
                         assert_eq!(exposed, by_owner + by_handler, "{}", what());
                         assert!(orders(private, &requests).contains(&exposed), "{}", what());
                         assert_eq!(d.private_len(), private - exposed, "{}", what());
