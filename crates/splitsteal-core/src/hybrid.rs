@@ -219,7 +219,7 @@ pub(crate) fn split_hint(worker: &WorkerThread) -> Option<(usize, usize)> {
 /// join's second job, not yet published) in a proxy, pushes and mails it, cuts the
 /// worker's range down to the first closure's share, and marks `latch` (the job's) with
 /// what [`finish_mailed`] needs. Returns `false` if the deque is full (nothing published).
-pub(crate) fn mail_fork(worker: &WorkerThread, job: JobRef, latch: &JoinLatch<'_>) -> bool {
+pub(crate) fn mail_fork(worker: &WorkerThread, job: JobRef, latch: &JoinLatch) -> bool {
     let Some(h) = worker.deque.hybrid() else {
         return false;
     };
@@ -250,7 +250,7 @@ pub(crate) fn mail_fork(worker: &WorkerThread, job: JobRef, latch: &JoinLatch<'_
 /// `latch` (the job's) was marked by `mail_fork` on this worker.
 pub(crate) unsafe fn finish_mailed(
     worker: &WorkerThread,
-    latch: &JoinLatch<'_>,
+    latch: &JoinLatch,
     popped: Option<JobRef>,
 ) {
     // SAFETY (both): marked by `mail_fork`, by the caller's guarantee.
@@ -284,7 +284,7 @@ pub(crate) unsafe fn finish_mailed(
 ///
 /// # Safety
 /// As for [`finish_mailed`].
-pub(crate) unsafe fn restore_range(worker: &WorkerThread, latch: &JoinLatch<'_>) {
+pub(crate) unsafe fn restore_range(worker: &WorkerThread, latch: &JoinLatch) {
     // SAFETY: forwarded from the caller.
     let (_, range) = unsafe { latch.mailed() };
     if let Some(h) = worker.deque.hybrid() {

@@ -213,7 +213,7 @@ pub(crate) unsafe fn take_result<R>(result: &UnsafeCell<MaybeUninit<JobResult<R>
 pub(crate) unsafe fn unwind_after_a<R>(
     worker: &WorkerThread,
     job: JobRef,
-    latch: &JoinLatch<'_>,
+    latch: &JoinLatch,
     result: &UnsafeCell<MaybeUninit<JobResult<R>>>,
     payload: Box<dyn Any + Send>,
 ) -> ! {
@@ -234,7 +234,7 @@ pub(crate) unsafe fn unwind_after_a<R>(
 /// As for `unwind_after_a`.
 #[cold]
 #[inline(never)]
-unsafe fn settle_after_panic(worker: &WorkerThread, job: JobRef, latch: &JoinLatch<'_>) {
+unsafe fn settle_after_panic(worker: &WorkerThread, job: JobRef, latch: &JoinLatch) {
     match latch.unpushed() {
         Unpushed::No => {}
         // Never published: run it here (`a` panicked; `b` still runs, as in `join`).

@@ -258,12 +258,13 @@ where
     RA: Send,
     RB: Send,
 {
-    let job_b = StackJob::new(b, JoinLatch::new(worker));
+    let job_b = StackJob::new(b, JoinLatch::new());
     let job_b_ref = job_b.as_job_ref();
     // SAFETY (this and the `pop_fork` below): `worker` is the calling thread's own, so
     // this is its deque's owner thread.
-    match unsafe { worker.deque.push_fork(job_b_ref) } {
-        Fork::Pushed => worker.after_push(),
+    match unsafe { worker.deque.push_fork(worker, job_b_ref) } {
+        Fork::Pushed => {}
+        Fork::PushedWanted => worker.answer_wants(),
         // Marks the latch: `take_back` and `unwind_after_a` finish what this starts.
         unpushed => fork_unpushed(worker, unpushed, job_b_ref, &job_b.latch),
     }
@@ -307,7 +308,7 @@ where
 /// (the job's) with which, for `take_back`.
 #[cold]
 #[inline(never)]
-fn fork_unpushed(worker: &WorkerThread, fork: Fork, job: JobRef, latch: &JoinLatch<'_>) {
+fn fork_unpushed(worker: &WorkerThread, fork: Fork, job: JobRef, latch: &JoinLatch) {
     if fork == Fork::Mail && hybrid::mail_fork(worker, job, latch) {
         return;
     }

@@ -13,12 +13,12 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::mailbox::{Proxy, WorkerRange};
 use crate::registry::Registry;
-use crate::stats::{count_rmw, Side};
+use crate::stats::{count_cas, count_rmw, Side};
 use crate::worker::WorkerThread;
 
 /// Something that can be set once.
@@ -35,21 +35,30 @@ pub(crate) trait Latch {
 pub(crate) trait Probe {
     /// Whether the latch is set (Acquire: what happened before `set` is visible).
     fn probe(&self) -> bool;
+
+    /// Called by `worker` just before it goes to sleep waiting on the latch (a latch that
+    /// learns its waiter only then; the others know it from the start).
+    fn before_sleep(&self, _worker: &WorkerThread) {}
 }
 
-/// `join`'s latch: its joiner waits on it while working; one pointer besides the flag.
+/// `join`'s latch: its joiner waits on it while working.
+///
+/// One word holds the flag and, once the joiner goes to sleep on the latch, whom to wake
+/// ([`JoinLatch::before_sleep`]): a new latch is then one store of zero (with `unpushed`
+/// beside it), where a joiner pointer cost every join a store more. The setter learns the
+/// sleeper from its own swap of the word.
 ///
 /// It also keeps, for the joiner alone, what became of the join's second job when the
 /// deque did not simply take it ([`Unpushed`]): `join`'s cold paths read it, so the hot
 /// path carries nothing about those cases across the first closure.
 ///
-/// `repr(C)`, in this order: the two flags side by side and the never-initialised `mailed`
-/// last, so that a new latch costs one small store for both flags (rustc's own order put
-/// `mailed` between them and LLVM then zeroed it too: two instructions more per join).
+/// `repr(C)`, in this order: the word and `unpushed` (four bytes each) side by side and the
+/// never-initialised `mailed` last, so that a new latch costs one eight-byte store (rustc's
+/// own order put `mailed` between them and LLVM then zeroed it too).
 #[repr(C)]
-pub(crate) struct JoinLatch<'w> {
-    joiner: &'w WorkerThread,
-    set: AtomicBool,
+pub(crate) struct JoinLatch {
+    /// [`JoinLatch::SET`], and the sleeping joiner's index + 1 in the bits above it.
+    state: AtomicU32,
     /// Written before the job is published, read by the joiner only.
     unpushed: Cell<Unpushed>,
     /// Under [`Unpushed::Mailed`]: the proxy and the task's own range (uninitialised
@@ -58,8 +67,10 @@ pub(crate) struct JoinLatch<'w> {
 }
 
 /// What became of a join's second job, if the deque did not take it.
+///
+/// Four bytes, so that it and the latch's word make one eight-byte store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
+#[repr(u32)]
 pub(crate) enum Unpushed {
     /// It was pushed (the common case).
     No,
@@ -69,14 +80,16 @@ pub(crate) enum Unpushed {
     Mailed,
 }
 
-impl<'w> JoinLatch<'w> {
+impl JoinLatch {
+    /// The flag bit of `state`.
+    const SET: u32 = 1;
+
     #[inline(always)]
-    pub(crate) fn new(joiner: &'w WorkerThread) -> Self {
+    pub(crate) fn new() -> Self {
         JoinLatch {
-            set: AtomicBool::new(false),
+            state: AtomicU32::new(0),
             unpushed: Cell::new(Unpushed::No),
             mailed: Cell::new(MaybeUninit::uninit()),
-            joiner,
         }
     }
 
@@ -108,25 +121,52 @@ impl<'w> JoinLatch<'w> {
     }
 }
 
-impl Probe for JoinLatch<'_> {
+impl Probe for JoinLatch {
     #[inline(always)]
     fn probe(&self) -> bool {
-        // Acquire: pairs with the SeqCst store in `set`; the job's result is then visible.
-        self.set.load(Ordering::Acquire)
+        // Acquire: pairs with the SeqCst swap in `set`; the job's result is then visible.
+        self.state.load(Ordering::Acquire) & Self::SET != 0
+    }
+
+    /// Writes the joiner's index into the word, unless the latch is set already: a setter
+    /// that swaps after this finds whom to wake; one that swapped before makes this fail
+    /// (and the probe that follows sees the flag).
+    fn before_sleep(&self, worker: &WorkerThread) {
+        let joiner = u32::try_from(worker.index + 1).expect("worker index fits in 31 bits");
+        debug_assert!(joiner < 1 << 31);
+        count_cas(Side::Idle);
+        // SeqCst: ordered with the setter's swap (one of the two sees the other) and
+        // before the sleeper's SeqCst announcement. Relaxed on failure: the flag is then
+        // set, and our next probe (Acquire, same location) sees it.
+        let _ = self
+            .state
+            .compare_exchange(0, joiner << 1, Ordering::SeqCst, Ordering::Relaxed);
     }
 }
 
-impl Latch for JoinLatch<'_> {
+impl Latch for JoinLatch {
     unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is live until the store; the joiner's `WorkerThread` outlives it
-        // (a worker cannot exit while one of its joins waits, and pools stop only when idle).
-        unsafe {
-            let joiner: &WorkerThread = (*this).joiner;
+        // SAFETY: `this` is live until the swap, and nothing touches it after.
+        let old = unsafe {
             count_rmw(Side::Scheduler);
             // SeqCst (an xchg on x86): with the sleeper's SeqCst announce-then-probe, either
-            // the sleeper sees the latch set or we see it asleep (no lost wake-up).
-            (*this).set.store(true, Ordering::SeqCst);
-            joiner.registry.sleep.wake_worker(joiner.index);
+            // the sleeper sees the latch set or we see it asleep (no lost wake-up); and
+            // totally ordered with the joiner's `before_sleep`.
+            (*this).state.swap(Self::SET, Ordering::SeqCst)
+        };
+        let joiner = old >> 1;
+        if joiner != 0 {
+            // The joiner went to sleep on this latch. Its job ran on a worker of its pool
+            // (stolen, or run by a worker of the pool's), this thread.
+            let worker = WorkerThread::current();
+            debug_assert!(
+                !worker.is_null(),
+                "a join's job runs on a worker of its pool"
+            );
+            // SAFETY: a non-null current worker is this thread's own.
+            if let Some(worker) = unsafe { worker.as_ref() } {
+                worker.registry.sleep.wake_worker(joiner as usize - 1);
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ use crate::deque::{
 use crate::hybrid::HybridLocal;
 use crate::job::JobRef;
 use crate::plan::{Asking, DequeKind, Plan};
+use crate::sync::AtomicU8;
+use crate::wakeup::{light_fence, Wanted};
 use crate::worker::WorkerThread;
 
 /// A worker's own deque, and how it serves thieves.
@@ -70,6 +72,9 @@ pub(crate) struct Mailed<D> {
 pub(crate) enum Fork {
     /// On the deque: `join` runs `a`, then pops it back or waits for its thief.
     Pushed,
+    /// On the deque, and a thief wants something of this worker (`Wanted`, read after the
+    /// push): `join` answers first.
+    PushedWanted,
     /// The deque is full: nothing was published, `join` runs both closures inline.
     Full,
     /// `hybrid`, in a task whose range spans several workers: nothing was pushed; the
@@ -218,17 +223,26 @@ impl LocalDeque {
     /// # Safety
     /// On the owner thread (the worker that holds this deque).
     #[inline(always)]
-    pub(crate) unsafe fn push_fork(&self, job: JobRef) -> Fork {
+    pub(crate) unsafe fn push_fork(&self, worker: &WorkerThread, job: JobRef) -> Fork {
         match self {
             LocalDeque::SplitSignalled(d) | LocalDeque::SplitPolled(d) => {
+                // The worker's `Wanted` is the deque's request byte (`WorkerInfo::wanted`),
+                // read through the row the push just used.
+                let look = |requests: &AtomicU8| {
+                    // The push's store before the load (the asymmetric fence's light
+                    // half: see `crate::wakeup`).
+                    light_fence();
+                    Wanted::at(requests).is_set()
+                };
                 // SAFETY: on the owner thread, by the caller's contract.
-                match unsafe { own(d, |d| d.push(job)) } {
-                    Ok(()) => Fork::Pushed,
+                match unsafe { own(d, |d| d.push_then(job, look)) } {
+                    Ok(false) => Fork::Pushed,
+                    Ok(true) => Fork::PushedWanted,
                     Err(_) => Fork::Full,
                 }
             }
             // SAFETY: forwarded from the caller.
-            _ => unsafe { self.push_fork_elsewhere(job) },
+            _ => unsafe { self.push_fork_elsewhere(worker, job) },
         }
     }
 
@@ -242,9 +256,20 @@ impl LocalDeque {
     /// As for `push_fork`.
     #[cold]
     #[inline(never)]
-    unsafe fn push_fork_elsewhere(&self, job: JobRef) -> Fork {
+    unsafe fn push_fork_elsewhere(&self, worker: &WorkerThread, job: JobRef) -> Fork {
         // SAFETY: forwarded from the caller.
-        unsafe { self.push_or_mail(job, HybridLocal::mails) }
+        match unsafe { self.push_or_mail(job, HybridLocal::mails) } {
+            Fork::Pushed => {
+                // As in `push_fork`: the push's store before the load.
+                light_fence();
+                if worker.is_wanted() {
+                    Fork::PushedWanted
+                } else {
+                    Fork::Pushed
+                }
+            }
+            other => other,
+        }
     }
 
     /// Pushes `job` at the bottom of whichever deque this is; `false` if it is full.

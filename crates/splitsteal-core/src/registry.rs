@@ -29,9 +29,10 @@ use crate::Policy;
 pub(crate) struct WorkerInfo {
     /// The thief handle of the worker's deque.
     pub(crate) stealer: RemoteDeque,
-    /// What thieves want from this worker (an exposure, a wake-up): written by thieves,
-    /// read by the owner after every push, so it sits alone on its cache line.
-    pub(crate) wanted: CachePadded<Wanted>,
+    /// What thieves want from this worker (an exposure, a wake-up), when its deque is not
+    /// a split deque (see [`WorkerInfo::wanted`]): written by thieves, read by the owner
+    /// after every push, so it sits alone on its cache line.
+    own_wanted: CachePadded<Wanted>,
     /// Signal policies: an exposure signal is on its way to this worker and its handler has
     /// not run yet (thieves send no second one meanwhile). Set by thieves, cleared by the
     /// handler.
@@ -69,10 +70,20 @@ pub(crate) struct WorkerInfo {
 }
 
 impl WorkerInfo {
+    /// What thieves want from this worker: the request byte of its split deque (where its
+    /// push reads it with the row it already holds), else the registry's own word.
+    #[inline]
+    pub(crate) fn wanted(&self) -> &Wanted {
+        match &self.stealer {
+            RemoteDeque::Split(s) => Wanted::at(s.requests()),
+            _ => &self.own_wanted,
+        }
+    }
+
     pub(crate) fn new(stealer: RemoteDeque, gated: bool) -> WorkerInfo {
         WorkerInfo {
             stealer,
-            wanted: CachePadded::new(Wanted::new()),
+            own_wanted: CachePadded::new(Wanted::new()),
             signalled: CachePadded::new(SignalMark::new()),
             signal_sent_at: AtomicU64::new(0),
             rearms: AtomicU32::new(0),

@@ -1,8 +1,10 @@
 //! The handshake between a worker that makes work and a thief that wants some.
 //!
-//! Every worker has a [`Wanted`] word in the registry. Thieves write it; its owner reads it
-//! with one plain load after every push (and, under `lcws-poll`, at every pop), and only
-//! when it is non-zero takes the cold path that answers it. Two kinds of want:
+//! Every worker has a [`Wanted`] word: in its split deque's row (the LCWS policies, where
+//! the push reads it from the pointer it already holds) or in the registry (the other
+//! deques). Thieves write it; its owner reads it with one plain load after every push (and,
+//! under `lcws-poll`, at every pop), and only when it is non-zero takes the cold path that
+//! answers it. Two kinds of want:
 //!
 //! - [`Wanted::POLL_REQUEST`]: a `lcws-poll` thief found only private work and asks the
 //!   owner to expose some (the LCWS paper's `targeted` flag).
@@ -43,7 +45,10 @@
 use crate::sync::{AtomicU8, Ordering};
 
 /// What thieves want from one worker (see the module doc).
+///
+/// `repr(transparent)`: a split deque keeps the byte in its row ([`Wanted::at`]).
 #[derive(Debug, Default)]
+#[repr(transparent)]
 pub(crate) struct Wanted(AtomicU8);
 
 impl Wanted {
@@ -54,6 +59,14 @@ impl Wanted {
 
     pub(crate) fn new() -> Wanted {
         Wanted(AtomicU8::new(0))
+    }
+
+    /// The `Wanted` word kept in `byte` (a split deque's request byte).
+    #[inline(always)]
+    pub(crate) fn at(byte: &AtomicU8) -> &Wanted {
+        // SAFETY: `Wanted` is a `repr(transparent)` wrapper of `AtomicU8`, so the two
+        // references have the same layout and validity; the lifetime is `byte`'s.
+        unsafe { &*(byte as *const AtomicU8).cast::<Wanted>() }
     }
 
     /// The owner's hot check: one plain load.

@@ -241,7 +241,7 @@ pub(crate) struct WorkerThread {
 impl WorkerThread {
     fn new(registry: Arc<Registry>, index: usize, deque: LocalDeque, borrowed: bool) -> Self {
         let plan = registry.config.plan;
-        let wanted: *const Wanted = &*registry.workers[index].wanted;
+        let wanted: *const Wanted = registry.workers[index].wanted();
         let thief_asking = match plan.asking {
             Asking::Signal { .. } if borrowed => Asking::Poll,
             asking => asking,
@@ -497,7 +497,7 @@ impl WorkerThread {
     pub(crate) fn take_back(
         &self,
         ours: JobRef,
-        latch: &JoinLatch<'_>,
+        latch: &JoinLatch,
         popped: Option<JobRef>,
     ) -> bool {
         match latch.unpushed() {
@@ -535,7 +535,7 @@ impl WorkerThread {
     pub(crate) fn pop_until(
         &self,
         ours: JobRef,
-        latch: &JoinLatch<'_>,
+        latch: &JoinLatch,
         mut popped: Option<JobRef>,
     ) -> bool {
         loop {
@@ -665,7 +665,7 @@ impl WorkerThread {
                 self.registry.sleep.wake_one();
             } else {
                 count_rmw(Side::Scheduler);
-                victim.wanted.post(Wanted::SLEEPER);
+                victim.wanted().post(Wanted::SLEEPER);
             }
         }
         job
@@ -677,7 +677,7 @@ impl WorkerThread {
         match self.thief_asking {
             // Acquire: pairs with the handler's Release; its exposure is then visible.
             Asking::Signal { .. } => !info.signalled.is_pending(Ordering::Acquire),
-            Asking::Poll | Asking::Never => !info.wanted.has(Wanted::POLL_REQUEST),
+            Asking::Poll | Asking::Never => !info.wanted().has(Wanted::POLL_REQUEST),
         }
     }
 
@@ -750,9 +750,9 @@ impl WorkerThread {
     /// Posts a poll request on `info`'s worker (answered at its next push, under every
     /// policy, and under `lcws-poll` at its next pop), unless one is posted.
     fn post_poll_request(&self, info: &WorkerInfo) {
-        if !info.wanted.has(Wanted::POLL_REQUEST) {
+        if !info.wanted().has(Wanted::POLL_REQUEST) {
             count_rmw(Side::Thief);
-            info.wanted.post(Wanted::POLL_REQUEST);
+            info.wanted().post(Wanted::POLL_REQUEST);
         }
     }
 
@@ -785,7 +785,7 @@ impl WorkerThread {
         for (i, info) in self.registry.workers.iter().enumerate() {
             if i != self.index {
                 count_rmw(Side::Idle);
-                info.wanted.post(Wanted::SLEEPER);
+                info.wanted().post(Wanted::SLEEPER);
             }
         }
     }
@@ -825,7 +825,7 @@ impl WorkerThread {
                     Some(left) => left.min(NAP),
                 };
                 nap = Some(nap.map_or(this, |n| n.min(this)));
-            } else if !info.wanted.is_set() {
+            } else if !info.wanted().is_set() {
                 // Private work nobody asked for yet: go and ask.
                 return Verdict::Work;
             }
@@ -936,6 +936,7 @@ impl WorkerThread {
                 continue;
             }
             let registry = &*self.registry;
+            latch.before_sleep(self);
             let slept = registry.sleep.sleep(
                 self.index,
                 || self.post_standing_requests(),

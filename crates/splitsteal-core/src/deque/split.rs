@@ -130,7 +130,7 @@ use crossbeam_utils::CachePadded;
 
 use super::{Age, Full, Owner, Steal, Stealer, Task};
 use crate::stats::{seq_cst_fence, Side};
-use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 /// How many private tasks one exposure request moves to the public part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -210,6 +210,11 @@ struct RowOf<S: ?Sized> {
     /// One past the newest private task. Written by the owner only (and read by thieves
     /// only to tell [`Steal::PrivateWork`] from [`Steal::Empty`]), so it gets its own line.
     bot: CachePadded<AtomicUsize>,
+    /// A byte thieves set to ask the owner for something, which the owner reads after its
+    /// pushes from the row it already holds (the runtime keeps its `Wanted` bits here: the
+    /// LCWS paper's `targeted` flag, and a sleeper's request). The deque itself never
+    /// reads or writes it. Its own line: thieves write it.
+    requests: CachePadded<AtomicU8>,
     /// Index `i` in slot `i`: the capacity and as many again (at most 2²⁰ more), the room
     /// the indices drift into before the owner moves its tasks down (module doc,
     /// "Capacity").
@@ -242,6 +247,7 @@ impl Row {
             raw.cast::<RowOf<[AtomicPtr<()>; 0]>>().write(RowOf {
                 public_bot: CachePadded::new(AtomicUsize::new(0)),
                 bot: CachePadded::new(AtomicUsize::new(0)),
+                requests: CachePadded::new(AtomicU8::new(0)),
                 slots: [],
             });
             let first = raw.add(offset).cast::<AtomicPtr<()>>();
@@ -530,6 +536,37 @@ impl<T: Task> Split<T> {
         self.row().bot.load(Ordering::Relaxed)
     }
 
+    /// [`Owner::push`], then `look` at the request byte thieves set for the owner (see
+    /// `RowOf::requests`) through the row the push just used: no load more for its address.
+    /// `look` runs after the push's last store (the runtime puts its fence there).
+    #[inline(always)]
+    pub(crate) fn push_then<R>(
+        &mut self,
+        task: T,
+        look: impl FnOnce(&AtomicU8) -> R,
+    ) -> Result<R, Full<T>> {
+        // Relaxed: only this thread writes `bot`.
+        let mut bot = self.own_bot();
+        if bot == self.limit {
+            if !self.refresh_limit() {
+                return Err(Full(task));
+            }
+            // A compaction moved the tasks down.
+            bot = self.own_bot();
+        }
+        // Bound once: the compiler fence below would otherwise make the compiler reload it.
+        let row = self.row();
+        // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
+        // raised over it by a Release store that follows this write.
+        row.slot(bot)
+            .store(task.into_raw().as_ptr(), Ordering::Relaxed);
+        // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
+        compiler_fence(Ordering::SeqCst);
+        // Relaxed: single writer.
+        row.bot.store(bot + 1, Ordering::Relaxed);
+        Ok(look(&row.requests))
+    }
+
     /// The row, through the owner's own copy of its address.
     #[inline(always)]
     fn row(&self) -> &Row {
@@ -758,26 +795,7 @@ impl<T: Task> Owner<T> for Split<T> {
     /// public (module doc, "Capacity").
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
-        // Relaxed: only this thread writes `bot`.
-        let mut bot = self.own_bot();
-        if bot == self.limit {
-            if !self.refresh_limit() {
-                return Err(Full(task));
-            }
-            // A compaction moved the tasks down.
-            bot = self.own_bot();
-        }
-        // Bound once: the compiler fence below would otherwise make the compiler reload it.
-        let row = self.row();
-        // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
-        // raised over it by a Release store that follows this write.
-        row.slot(bot)
-            .store(task.into_raw().as_ptr(), Ordering::Relaxed);
-        // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
-        compiler_fence(Ordering::SeqCst);
-        // Relaxed: single writer.
-        row.bot.store(bot + 1, Ordering::Relaxed);
-        Ok(())
+        self.push_then(task, |_| ())
     }
 
     /// The private part's newest task, else the public part's bottom task.
@@ -795,6 +813,11 @@ impl<T: Task> Owner<T> for Split<T> {
 }
 
 impl<T: Task> SplitStealer<T> {
+    /// The request byte thieves set for the owner (see `RowOf::requests`).
+    pub(crate) fn requests(&self) -> &AtomicU8 {
+        &self.inner.row.requests
+    }
+
     /// Tasks in the owner's private part, as this thief sees them (a racy hint; the LCWS-in-practice paper's
     /// `has_two_tasks` for the conservative variant).
     pub fn private_len(&self) -> usize {
