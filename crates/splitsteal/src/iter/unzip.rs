@@ -316,6 +316,27 @@ where
         }
     }
 
+    fn consume_iter<I>(self, iter: I) -> Self
+    where
+        I: IntoIterator<Item = T>,
+    {
+        // The two folders as locals of the loop, not fields of a `self` moved through it
+        // on every item: LLVM then keeps them out of memory between items (moved as one
+        // struct, both sides' state was stored and reloaded per item in some builds).
+        let UnzipFolder {
+            op,
+            mut left,
+            mut right,
+        } = self;
+        for item in iter {
+            (left, right) = op.consume(item, left, right);
+            if left.full() && right.full() {
+                break;
+            }
+        }
+        UnzipFolder { op, left, right }
+    }
+
     fn complete(self) -> Self::Result {
         (self.left.complete(), self.right.complete())
     }
