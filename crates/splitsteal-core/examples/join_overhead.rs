@@ -1,7 +1,9 @@
 //! Instructions (under callgrind) or time per join:
 //! `join_overhead <serial|POLICY[+ctx]> <n> [threads] [reps]` (prints the best time of
 //! `reps`; `+ctx` runs the `ForkJoin` version, which passes the worker down; `+loop` makes
-//! fib(n) joins of two trivial closures from a loop, a caller that does not recurse).
+//! fib(n) joins of two trivial closures from a loop, a caller that does not recurse; `+tree`
+//! sums a perfect binary tree of 2^n - 1 boxed nodes with a join per node, chili's
+//! benchmark).
 //! E.g. `valgrind --tool=callgrind target/release/examples/join_overhead lcws-poll 25`.
 
 use std::time::Instant;
@@ -23,6 +25,33 @@ fn fib_ctx<C: ForkJoin>(c: &mut C, n: u64) -> u64 {
     }
     let (a, b) = c.join(|c| fib_ctx(c, n - 1), |c| fib_ctx(c, n - 2));
     a + b
+}
+
+/// A node of `+tree`'s tree.
+struct Node {
+    val: u64,
+    left: Option<Box<Node>>,
+    right: Option<Box<Node>>,
+}
+
+/// A perfect tree of `layers` layers.
+fn tree(layers: u64) -> Option<Box<Node>> {
+    (layers > 0).then(|| {
+        Box::new(Node {
+            val: layers,
+            left: tree(layers - 1),
+            right: tree(layers - 1),
+        })
+    })
+}
+
+/// chili's `sum`: a join at every node.
+fn tree_sum(node: &Node) -> u64 {
+    let (l, r) = splitsteal_core::join(
+        || node.left.as_deref().map(tree_sum).unwrap_or_default(),
+        || node.right.as_deref().map(tree_sum).unwrap_or_default(),
+    );
+    node.val + l + r
 }
 
 /// As many joins as `fib(n)` makes, each of two trivial closures, from one loop.
@@ -71,11 +100,17 @@ fn main() {
             .build()
             .unwrap();
         pool.install(|| fib(std::hint::black_box(10)));
+        // Built once, outside the timed runs.
+        let root = if shape == "tree" { tree(n) } else { None };
         for _ in 0..reps {
             let t = Instant::now();
             v = match shape {
                 "ctx" => pool.install(|| fib_ctx(&mut Current, std::hint::black_box(n))),
                 "loop" => pool.install(|| joins_in_a_loop(std::hint::black_box(n))),
+                "tree" => {
+                    let root = root.as_deref().expect("n > 0");
+                    pool.install(|| tree_sum(root))
+                }
                 _ => pool.install(|| fib(std::hint::black_box(n))),
             };
             best = best.min(t.elapsed());
