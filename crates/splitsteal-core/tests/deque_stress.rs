@@ -273,6 +273,73 @@ fn split_exactly_once() {
     stress::<Split<Task>>("split", 256);
 }
 
+/// A producer on a split deque of capacity 4 (eight slots): it pushes every task, exposes
+/// one task after half of the pushes and pops only now and then, while thieves steal, so its indices drift up to the
+/// last slot over and over, where it moves its tasks down to index 0 (or, with a task still
+/// public there, gets `Full` and keeps the task, as the runtime runs it inline). Every
+/// task must be taken exactly once.
+#[test]
+fn split_producer_at_the_last_slot_exactly_once() {
+    let n = tasks() / 8;
+    let mut d: Split<Task> = Split::with_capacity(4);
+    let stealer = d.stealer();
+    let done = AtomicBool::new(false);
+    let (owner, thieves) = std::thread::scope(|scope| {
+        let thieves: Vec<_> = (0..THIEVES)
+            .map(|_| {
+                let s = stealer.clone();
+                let done = &done;
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    loop {
+                        match s.steal() {
+                            Steal::Success(t) => tally.take(t),
+                            // Acquire: after the owner's final drain, empty for good.
+                            Steal::Empty if done.load(Ordering::Acquire) && s.is_empty() => break,
+                            _ => std::thread::yield_now(),
+                        }
+                    }
+                    tally
+                })
+            })
+            .collect();
+        let mut tally = Tally::default();
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for v in 1..=n {
+            let task = NonZeroUsize::new(v).unwrap();
+            if let Err(Full(task)) = d.push(task) {
+                tally.take(task);
+            }
+            // Half the pushes exposed: private tasks are left to move down.
+            if rng.below(2) == 0 {
+                d.expose(Exposure::One);
+            }
+            if rng.below(16) == 0 {
+                if let Some(t) = d.pop() {
+                    tally.take(t);
+                }
+            }
+        }
+        while let Some(t) = d.pop() {
+            tally.take(t);
+        }
+        // Release: the thieves' final `is_empty` sees the drained deque.
+        done.store(true, Ordering::Release);
+        let thieves: Vec<Tally> = thieves.into_iter().map(|h| h.join().unwrap()).collect();
+        (tally, thieves)
+    });
+    let total = thieves.iter().fold(owner, |a, &b| a.add(b));
+    let want = (1..=n).fold(Tally::default(), |mut t, v| {
+        t.take(NonZeroUsize::new(v).unwrap());
+        t
+    });
+    assert_eq!(total, want, "a task was lost or taken twice");
+    println!(
+        "split producer: {n} tasks, {} stolen by {THIEVES} thieves",
+        total.count - owner.count
+    );
+}
+
 #[test]
 fn locked_exactly_once() {
     stress::<Locked<Task>>("locked", 16);
