@@ -142,7 +142,29 @@ impl Drop for OwnerExit<'_> {
 
 #[test]
 fn exposure_by_signal_keeps_exactly_once() {
+    exposure_by_signal(1024, false);
+}
+
+/// A producer on a deque of capacity 4 (eight slots): it pushes every task (keeping one
+/// the full deque refuses, as the runtime runs it inline) and pops only now and then; the
+/// handler's exposures are all the thieves get, and as they take them the indices reach the
+/// last slot over and over, where the owner moves its private tasks down to index 0 under
+/// rule 4's guard, with signals landing in the move too.
+#[test]
+fn a_producer_at_the_last_slot_under_signals_keeps_exactly_once() {
+    exposure_by_signal(4, true);
+}
+
+/// Steals a producer run waits for (its indices drift only as thieves take tasks).
+const MIN_STOLEN_PRODUCER: usize = 500;
+
+/// The owner pushes and pops on a split deque of `capacity` (in bursts, or as a producer)
+/// while a signaller interrupts it and thieves steal.
+fn exposure_by_signal(capacity: usize, producer: bool) {
     let _serial = serial();
+    // Counts of this run only (a test before it in this binary counted too).
+    HANDLED.store(0, Ordering::Relaxed);
+    EXPOSING.store(0, Ordering::Relaxed);
     let signal = libc::SIGRTMIN() + 3;
     install(signal);
     let n = tasks();
@@ -156,7 +178,7 @@ fn exposure_by_signal_keeps_exactly_once() {
     let start = Instant::now();
 
     let (owner, thieves, total, signals) = std::thread::scope(|scope| {
-        let mut d: Split<Task> = Split::with_capacity(1024);
+        let mut d: Split<Task> = Split::with_capacity(capacity);
         let stealer = d.stealer();
         let thieves: Vec<_> = (0..THIEVES)
             .map(|_| {
@@ -246,9 +268,23 @@ fn exposure_by_signal_keeps_exactly_once() {
             let more = next <= n
                 || HANDLED.load(Ordering::Relaxed) < MIN_HANDLED
                 || EXPOSING.load(Ordering::Relaxed) < MIN_EXPOSING
-                || stolen.load(Ordering::Relaxed) == 0;
+                || stolen.load(Ordering::Relaxed) == 0
+                || (producer && stolen.load(Ordering::Relaxed) < MIN_STOLEN_PRODUCER);
             if !more {
                 break;
+            }
+            if producer {
+                match d.push(NonZeroUsize::new(next).unwrap()) {
+                    Ok(()) => {}
+                    Err(Full(task)) => tally.take(task),
+                }
+                next += 1;
+                if below(16) == 0 {
+                    if let Some(t) = d.pop() {
+                        tally.take(t);
+                    }
+                }
+                continue;
             }
             round += 1;
             // Phases of 256 rounds: the deque fills up (more pushes than pops), drains (the
@@ -292,7 +328,8 @@ fn exposure_by_signal_keeps_exactly_once() {
     let mut want = Tally::default();
     (1..=total).for_each(|v| want.take(NonZeroUsize::new(v).unwrap()));
     println!(
-        "{total} tasks in {:.2?}: {signals} signals, {} handled, {} exposing, {} stolen",
+        "capacity {capacity}: {total} tasks in {:.2?}: {signals} signals, {} handled, {} \
+         exposing, {} stolen",
         start.elapsed(),
         HANDLED.load(Ordering::Relaxed),
         EXPOSING.load(Ordering::Relaxed),
