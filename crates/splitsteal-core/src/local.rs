@@ -20,7 +20,7 @@ use crate::hybrid::HybridLocal;
 use crate::job::JobRef;
 use crate::plan::{Asking, DequeKind, Plan};
 use crate::sync::AtomicU8;
-use crate::wakeup::{light_fence, Wanted};
+use crate::wakeup::Wanted;
 use crate::worker::WorkerThread;
 
 /// A worker's own deque, and how it serves thieves.
@@ -72,8 +72,8 @@ pub(crate) struct Mailed<D> {
 pub(crate) enum Fork {
     /// On the deque: `join` runs `a`, then pops it back or waits for its thief.
     Pushed,
-    /// On the deque, and a thief wants something of this worker (`Wanted`, read after the
-    /// push): `join` answers first.
+    /// On a split deque, and a thief wants something of this worker (`Wanted`, read after
+    /// the push): `join` answers first. (The other deques answer in `push_fork_elsewhere`.)
     PushedWanted,
     /// The deque is full: nothing was published, `join` runs both closures inline.
     Full,
@@ -228,12 +228,7 @@ impl LocalDeque {
             LocalDeque::SplitSignalled(d) | LocalDeque::SplitPolled(d) => {
                 // The worker's `Wanted` is the deque's request byte (`WorkerInfo::wanted`),
                 // read through the row the push just used.
-                let look = |requests: &AtomicU8| {
-                    // The push's store before the load (the asymmetric fence's light
-                    // half: see `crate::wakeup`).
-                    light_fence();
-                    Wanted::at(requests).is_set()
-                };
+                let look = |requests: &AtomicU8| Wanted::at(requests).is_set_after_push();
                 // SAFETY: on the owner thread, by the caller's contract.
                 match unsafe { own(d, |d| d.push_then(job, look)) } {
                     Ok(false) => Fork::Pushed,
@@ -247,7 +242,8 @@ impl LocalDeque {
     }
 
     /// [`LocalDeque::push_fork`] on the classical deques and under `hybrid` (which may mail
-    /// instead): one dispatch on the kind, the push inline in each arm.
+    /// instead): one dispatch on the kind, the push inline in each arm, then the worker's
+    /// look at what thieves want (`after_push`).
     ///
     /// Cold only for code layout: the split deques' inline push then falls through (two
     /// jumps fewer per join); for the deques that come here the call is the same.
@@ -258,18 +254,11 @@ impl LocalDeque {
     #[inline(never)]
     unsafe fn push_fork_elsewhere(&self, worker: &WorkerThread, job: JobRef) -> Fork {
         // SAFETY: forwarded from the caller.
-        match unsafe { self.push_or_mail(job, HybridLocal::mails) } {
-            Fork::Pushed => {
-                // As in `push_fork`: the push's store before the load.
-                light_fence();
-                if worker.is_wanted() {
-                    Fork::PushedWanted
-                } else {
-                    Fork::Pushed
-                }
-            }
-            other => other,
+        let fork = unsafe { self.push_or_mail(job, HybridLocal::mails) };
+        if fork == Fork::Pushed {
+            worker.after_push();
         }
+        fork
     }
 
     /// Pushes `job` at the bottom of whichever deque this is; `false` if it is full.

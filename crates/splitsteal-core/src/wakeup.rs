@@ -77,6 +77,14 @@ impl Wanted {
         self.0.load(Ordering::Relaxed) != 0
     }
 
+    /// The owner's look right after a push: [`light_fence`] (the push's store before the
+    /// load), then [`Wanted::is_set`].
+    #[inline(always)]
+    pub(crate) fn is_set_after_push(&self) -> bool {
+        light_fence();
+        self.is_set()
+    }
+
     /// The owner takes every want posted so far (the cold path; one atomic swap).
     #[inline]
     pub(crate) fn take(&self) -> u8 {
@@ -201,8 +209,7 @@ mod loom_models {
                 })
             };
             deque.push(NonZeroUsize::new(1).unwrap()).unwrap();
-            light_fence();
-            let owner_saw_sleeper = wanted.is_set();
+            let owner_saw_sleeper = wanted.is_set_after_push();
             let sleeper_saw_work = sleeper.join().unwrap();
             assert!(owner_saw_sleeper || sleeper_saw_work);
         });

@@ -40,7 +40,7 @@ use crate::registry::{Registry, Terminated, WorkerInfo};
 use crate::sleep::{Verdict, NAP};
 use crate::stats::{count_rmw, Side};
 use crate::stats::{Counter, Stats};
-use crate::wakeup::{light_fence, Wanted};
+use crate::wakeup::Wanted;
 
 /// What one worker did; written by that worker only (the signal handler writes
 /// `handler_exposures`, and nothing else writes it).
@@ -378,10 +378,7 @@ impl WorkerThread {
     /// thief wants something (an exposure, a wake-up).
     #[inline(always)]
     pub(crate) fn after_push(&self) {
-        // The push's deque store before the load below (the light half of the asymmetric
-        // fence: see `crate::wakeup`).
-        light_fence();
-        if self.is_wanted() {
+        if self.wanted().is_set_after_push() {
             self.answer_wants();
         }
     }
@@ -452,7 +449,7 @@ impl WorkerThread {
 
     /// Counts the start of a join's second closure, popped back to run inline, without
     /// recording it: the fast path tests no flag, and a pool that records starts has its
-    /// deque's pop out of line, where the record is taken (`LocalDeque::take`,
+    /// deque's pop out of line, where the record is taken (`LocalDeque::take_fork`,
     /// `take_back`).
     #[inline(always)]
     pub(crate) fn inline_task_starts(&self) {
