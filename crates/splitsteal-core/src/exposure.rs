@@ -233,8 +233,9 @@ mod loom_tests {
     use loom::sync::atomic::{AtomicUsize, Ordering};
     use loom::sync::Arc;
 
-    /// Three thieves ask one victim at once, twice, with the handler's answer between:
-    /// each round elects exactly one sender (a load-then-store claim elects several).
+    /// Three thieves ask one victim at once: exactly one of them sends (a load-then-store
+    /// claim elects several). Then the handler's answer lets the next claim send again,
+    /// once.
     #[test]
     fn loom_one_signal_in_flight_per_victim() {
         loom::model(|| {

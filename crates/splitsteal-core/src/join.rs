@@ -282,7 +282,7 @@ where
     let (ra, first) = unsafe { worker.deque.pop_fork(worker, ra, job_b_ref) };
     if first == Some(job_b_ref) || worker.take_back(job_b_ref, &job_b.latch, first) {
         // Counted only: a pool that records task starts recorded this one where it popped
-        // it back (its deque's pop is out of line, `LocalDeque::take`, or `take_back`).
+        // it back (its deque's pop is out of line, `LocalDeque::take_fork`, or `take_back`).
         worker.inline_task_starts();
         // SAFETY: popped back, so nobody else has it.
         (ra, unsafe { job_b.run_inline(worker) })

@@ -451,7 +451,7 @@ impl<T: Task> Split<T> {
     }
 
     /// `push` found `bot == limit`. At the last slot, moves the tasks down to index 0 if
-    /// none is public ([`Split::compact`]); then reads `top` afresh and moves `limit` up to
+    /// none is public ([`Split::compact_now`]); then reads `top` afresh and moves `limit` up to
     /// `capacity` above it (at most to the last slot). Returns whether there is room now.
     #[cold]
     #[inline(never)]
@@ -772,7 +772,6 @@ impl<T: Task> Owner<T> for Split<T> {
     /// for its indices to drift (module doc, "Capacity").
     fn with_capacity(capacity: usize) -> Self {
         let inner = Arc::new(Inner::new(capacity));
-        // A dangling (never dereferenced) address when the capacity is 0.
         let row = NonNull::from(&*inner.row);
         Split {
             row,
