@@ -132,6 +132,18 @@ fn push<D: Owner<Task>>(d: &mut D, v: usize, tally: &mut Tally) -> bool {
     }
 }
 
+/// Asserts that the owner's and the thieves' tallies together took tasks `1..=n` once
+/// each; returns how many the thieves took.
+fn assert_each_taken_once(name: &str, n: usize, owner: Tally, thieves: &[Tally]) -> u64 {
+    let total = thieves.iter().fold(owner, |a, &b| a.add(b));
+    let want = (1..=n).fold(Tally::default(), |mut t, v| {
+        t.take(NonZeroUsize::new(v).unwrap());
+        t
+    });
+    assert_eq!(total, want, "{name}: a task was lost or taken twice");
+    total.count - owner.count
+}
+
 /// Runs the stress on deque `D`: asserts exactly-once and returns the thieves' share.
 fn stress<D: Owner<Task> + Poll>(name: &str, capacity: usize) -> u64 {
     let n = tasks();
@@ -243,13 +255,7 @@ fn stress<D: Owner<Task> + Poll>(name: &str, capacity: usize) -> u64 {
         let thieves: Vec<Tally> = thieves.into_iter().map(|h| h.join().unwrap()).collect();
         (tally, thieves)
     });
-    let total = thieves.iter().fold(owner, |a, &b| a.add(b));
-    let want = (1..=n).fold(Tally::default(), |mut t, v| {
-        t.take(NonZeroUsize::new(v).unwrap());
-        t
-    });
-    assert_eq!(total, want, "{name}: a task was lost or taken twice");
-    let stolen = total.count - owner.count;
+    let stolen = assert_each_taken_once(name, n, owner, &thieves);
     println!(
         "{name}: {n} tasks in {:.2?}, {stolen} stolen by {THIEVES} thieves",
         start.elapsed()
@@ -328,16 +334,8 @@ fn split_producer_at_the_last_slot_exactly_once() {
         let thieves: Vec<Tally> = thieves.into_iter().map(|h| h.join().unwrap()).collect();
         (tally, thieves)
     });
-    let total = thieves.iter().fold(owner, |a, &b| a.add(b));
-    let want = (1..=n).fold(Tally::default(), |mut t, v| {
-        t.take(NonZeroUsize::new(v).unwrap());
-        t
-    });
-    assert_eq!(total, want, "a task was lost or taken twice");
-    println!(
-        "split producer: {n} tasks, {} stolen by {THIEVES} thieves",
-        total.count - owner.count
-    );
+    let stolen = assert_each_taken_once("split producer", n, owner, &thieves);
+    println!("split producer: {n} tasks, {stolen} stolen by {THIEVES} thieves");
 }
 
 #[test]
