@@ -345,6 +345,22 @@ where
     v.len() > SEQ_SORT && presorted::sort(ctx, v, is_less, parallel)
 }
 
+/// How many of `samples` evenly spaced neighbour pairs of `v` are descents (`v[i + 1]`
+/// less than `v[i]`; `samples < v.len()`): the presortedness pass's probes and the
+/// quicksort's test for a random-looking range.
+fn descents<T, L>(v: &[T], samples: usize, is_less: &L) -> usize
+where
+    L: Fn(&T, &T) -> bool,
+{
+    let n = v.len();
+    (0..samples)
+        .filter(|&j| {
+            let i = j * (n - 1) / samples;
+            is_less(&v[i + 1], &v[i])
+        })
+        .count()
+}
+
 /// Returns true, with `v` sorted, if `v` was already in order (reads it once) or
 /// strictly descending (then reversed: stable, no two elements being equal); else
 /// returns false with `v` untouched, after reading only up to its first change of

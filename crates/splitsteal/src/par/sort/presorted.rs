@@ -36,7 +36,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use super::super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
-use super::{leaf_sort, merge_sort_plain, Ptr, SEQ_SORT};
+use super::{descents, leaf_sort, merge_sort_plain, Ptr, SEQ_SORT};
 use crate::ForkJoin;
 
 /// Neighbour pairs the probe compares.
@@ -91,22 +91,14 @@ where
     if n < 2 {
         return true;
     }
-    // Descents among `samples` evenly spaced neighbour pairs.
-    let descents = |v: &[T], samples: usize| {
-        (0..samples)
-            .filter(|&j| {
-                let i = j * (n - 1) / samples;
-                is_less(&v[i + 1], &v[i])
-            })
-            .count()
-    };
     let samples = PROBE.min(n - 1);
-    let desc = descents(v, samples);
+    let desc = descents(v, samples, is_less);
     if desc * PROBE_DIV <= samples {
         // Few descents, but 4% of them show as 4 of 128 or fewer two times in five,
         // where the scan would give up after reading ~40% of the slice: look closer.
         let samples = CLOSE_PROBE.min(n - 1);
-        return descents(v, samples) * CLOSE_DIV <= samples && sort_nearly_sorted(ctx, v, is_less);
+        return descents(v, samples, is_less) * CLOSE_DIV <= samples
+            && sort_nearly_sorted(ctx, v, is_less);
     }
     if reverse && (samples - desc) * PROBE_DIV <= samples {
         return reverse_if_descending(ctx, v, is_less);
@@ -487,12 +479,10 @@ mod tests {
             })
             .collect();
         let mut v: Vec<u64> = (0..n as u64).collect();
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::par::testkit::Rng(0x2545_F491_4F6C_DD1D);
         let mut done = 0;
         while done < swaps {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             let (a, b) = ((x % n as u64) as usize, ((x >> 32) % n as u64) as usize);
             if a != b && !probed.contains(&a) && !probed.contains(&b) {
                 v.swap(a, b);

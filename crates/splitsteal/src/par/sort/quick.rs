@@ -45,6 +45,7 @@
 use std::mem::{self, ManuallyDrop};
 use std::ptr;
 
+use super::descents;
 use crate::ForkJoin;
 
 /// Ranges up to this long are insertion sorted.
@@ -311,11 +312,7 @@ fn looks_random<T, L>(v: &[T], is_less: &L) -> bool
 where
     L: Fn(&T, &T) -> bool,
 {
-    let step = (v.len() - 1) / PROBES;
-    let descents = (0..PROBES)
-        .filter(|&j| is_less(&v[j * step + 1], &v[j * step]))
-        .count();
-    descents * 4 > PROBES
+    descents(v, PROBES, is_less) * 4 > PROBES
 }
 
 /// Partitions `v` around `v[p]` by `left(x, pivot)`: returns `(mid, was_partitioned)`
