@@ -10,10 +10,13 @@
 //! baseline, always runs, and the "× rayon" column is "–" without rayon). About a minute
 //! on the 2-core development machine.
 //!
-//! Schedulers are interleaved within each repetition (machine drift hits all alike; for the
-//! shapes, the 1- and 2-thread pools of every scheduler are interleaved in one rotating
-//! order); the tables give medians, the ratio to the serial code (the serial elision on the
-//! same workload code), the ratio to rayon, and the splitsteal `Stats` of the median run.
+//! Schedulers are interleaved within each repetition, in an order rotated by one each
+//! repetition (machine drift hits all alike; for the shapes, the 1- and 2-thread pools of
+//! every scheduler are interleaved in one rotating order); the tables give medians, the
+//! ratio to the serial code (the serial elision on the same workload code), the ratio to
+//! rayon, each scheduler's time over chili's in the same repetition (median and quartiles
+//! of those paired ratios; "–" without chili), and the splitsteal `Stats` of the median
+//! run.
 //! The splitsteal pools record every join (the runtime has no private window) and are not
 //! pinned (the runtime's defaults).
 
@@ -45,20 +48,38 @@ where
             stats: Vec::new(),
         })
         .collect();
+    let n = scheds.len();
     for rep in 0..=reps {
-        for (s, cell) in scheds.iter().zip(cells.iter_mut()) {
-            let t = s.run(w, w.input());
+        // Rotated by one each repetition, as in `measure_dyn`: no scheduler always runs
+        // right after the same one (a tree walk leaves the caches to the next run).
+        for i in (0..n).map(|i| (i + rep) % n) {
+            let t = scheds[i].run(w, w.input());
             if let Err(e) = w.check(&t.output) {
-                panic!("{name} on {}: FAILED: {e}", s.label());
+                panic!("{name} on {}: FAILED: {e}", scheds[i].label());
             }
             if rep > 0 {
                 // rep 0 is the warm-up
-                cell.times.push(t.time);
-                cell.stats.push(t.stats);
+                cells[i].times.push(t.time);
+                cells[i].stats.push(t.stats);
             }
         }
     }
     cells
+}
+
+/// `cell`'s time over `base`'s in the same repetition, as the median and the quartiles of
+/// those ratios: on a noisy machine the paired ratio moves less than the ratio of medians,
+/// since a slow stretch hits both runs of a repetition.
+fn paired_ratio(cell: &Cell, base: &Cell) -> String {
+    let mut r: Vec<f64> = cell
+        .times
+        .iter()
+        .zip(&base.times)
+        .map(|(t, b)| t.as_secs_f64() / b.as_secs_f64())
+        .collect();
+    r.sort_by(f64::total_cmp);
+    let q = |f: f64| r[((r.len() - 1) as f64 * f).round() as usize];
+    format!("{:.3} ({:.3}–{:.3})", q(0.5), q(0.25), q(0.75))
 }
 
 /// Like [`measure`] for a registry workload: every scheduler once per repetition, in an
@@ -181,9 +202,10 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
                 .iter()
                 .find(|c| c.label.starts_with("rayon"))
                 .map(|c| median(c).0.as_secs_f64());
+            let chili = cells.iter().find(|c| c.label.starts_with("chili"));
             println!("### {name}, {threads} thread(s)\n");
-            println!("| scheduler | median ms | × serial | × rayon | CAS | fences | steals | exposures | signals | tasks |");
-            println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            println!("| scheduler | median ms | × serial | × rayon | ÷ chili, paired (quartiles) | CAS | fences | steals | exposures | signals | tasks |");
+            println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for cell in &cells {
                 let (t, stats) = median(cell);
                 let t = t.as_secs_f64();
@@ -191,11 +213,12 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
                     stats.map_or("–".to_string(), |st| f(&st).to_string())
                 };
                 println!(
-                    "| {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     cell.label,
                     t * 1e3,
                     t / serial,
                     rayon.map_or("–".to_string(), |r| format!("{:.2}", r / t)),
+                    chili.map_or("–".to_string(), |c| paired_ratio(cell, c)),
                     s(|x| x.cas),
                     s(|x| x.fences),
                     s(|x| x.steals),
