@@ -5,7 +5,7 @@
 //! workloads at their default size and seed) at 1 and 2 threads with each scheduler's
 //! 2-thread speedup (its own 1-thread median / its 2-thread median).
 //!
-//! `cargo run --release -p splitsteal-bench --example runtime [-- REPS [--shapes-only]]`
+//! `cargo run --release -p splitsteal-bench --example runtime [-- REPS [--shapes-only | --no-shapes]]`
 //! (`RUNTIME_SCHEDULERS=rayon,lcws-signal` runs a subset; the serial code, every ratio's
 //! baseline, always runs, and the "× rayon" column is "–" without rayon). About a minute
 //! on the 2-core development machine.
@@ -121,9 +121,9 @@ fn main() {
     if let Some(bad) = args
         .iter()
         .skip(1)
-        .find(|a| a.starts_with("--") && *a != "--shapes-only")
+        .find(|a| a.starts_with("--") && *a != "--shapes-only" && *a != "--no-shapes")
     {
-        eprintln!("unknown option {bad}; usage: runtime [REPS] [--shapes-only] (every join is recorded; there is no window to set)");
+        eprintln!("unknown option {bad}; usage: runtime [REPS] [--shapes-only | --no-shapes] (every join is recorded; there is no window to set)");
         std::process::exit(2);
     }
     let reps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
@@ -159,7 +159,9 @@ fn main() {
     } else {
         fib_and_tree(&kinds, opts, reps)
     };
-    shape_tables(&kinds, opts, reps, earlier);
+    if !args.iter().any(|a| a == "--no-shapes") {
+        shape_tables(&kinds, opts, reps, earlier);
+    }
 }
 
 /// Per workload, each of `kinds`' 2-thread speedup (`None` where it has no 2-thread run).
