@@ -3,12 +3,16 @@
 //!
 //! The plan picks the deque once, when the pool is built. The owner's operations take a
 //! [`JobRef`] in and out, so none of them depends on what a join's closures are: a call
-//! site of `join` compiles its closures' code once, whatever the deque. The LCWS split
-//! deques (the default) push and pop their private part inline, behind one compare of the
-//! kind ([`LocalDeque::push_fork`], [`LocalDeque::pop_fork`]); every other deque is one call
-//! out of line, which dispatches on the kind. So is every deque of a pool that records
-//! task starts: it records a join's popped-back job there, so the inline path tests no
-//! flag for it.
+//! site of `join` compiles its closures' code once, whatever the deque.
+//!
+//! `join`'s push and pop ([`LocalDeque::push_fork`], [`LocalDeque::pop_fork`]) test no
+//! kind: they always work on one split deque inline, the worker's own under the two LCWS
+//! policies (the default), else a *gate* ([`Split::gate`]) that has no room and whose
+//! request byte is always set. So the deque's own tests (room at the push, the request
+//! byte at the pop) send every other deque out of line, where one call dispatches on the
+//! kind. So are a pool that records task starts (it records a join's popped-back job
+//! there) and `hybrid` (which may mail a fork instead): their split deques sit behind a
+//! gate too.
 
 use std::cell::UnsafeCell;
 
@@ -28,16 +32,25 @@ use crate::worker::WorkerThread;
 /// Each deque sits in an `UnsafeCell`: only its worker's thread reaches it (the owner
 /// methods are `unsafe` for that reason), one short `&mut` borrow at a time that never
 /// spans user code.
+pub(crate) struct LocalDeque {
+    /// The deque `join` pushes on and pops from inline: the worker's split deque when
+    /// `kind` is [`Kind::SplitSignalled`] or [`Kind::SplitPolled`], else a gate that sends
+    /// every push and pop out of line (module doc).
+    inline: UnsafeCell<Split<JobRef>>,
+    kind: Kind,
+}
+
+/// What a worker's deque is, beside `LocalDeque::inline`.
 ///
-/// Under `hybrid` the base deque is one of the `Mailing*` variants: inline, like the
+/// Under `hybrid` the base deque is one of the `Mailing*` variants, inline, like the
 /// plain ones, so one dispatch on the kind gives both the typed deque and whether forks
-/// are mailed, and the deque's address is the same as in the plain variant of its kind.
-pub(crate) enum LocalDeque {
-    /// A split deque whose thieves send signals, answered by the handler. (This and the
-    /// next come first: `join`'s fast path tests for either with one compare.)
-    SplitSignalled(UnsafeCell<Split<JobRef>>),
-    /// A split deque whose thieves post poll requests, answered at pushes and pops.
-    SplitPolled(UnsafeCell<Split<JobRef>>),
+/// are mailed.
+enum Kind {
+    /// `inline` is a split deque whose thieves send signals, answered by the handler.
+    SplitSignalled,
+    /// `inline` is a split deque whose thieves post poll requests, answered at pushes and
+    /// pops.
+    SplitPolled,
     /// The two split deques in a pool that records task starts (`record_start_latency`):
     /// their owner operations go out of line, where a join's popped-back job is recorded.
     RecordingSplitSignalled(UnsafeCell<Split<JobRef>>),
@@ -46,8 +59,7 @@ pub(crate) enum LocalDeque {
     Abp(UnsafeCell<Abp<JobRef>>),
     ChaseLev(UnsafeCell<ChaseLev<JobRef>>),
     /// `hybrid` on each base deque: the base deque, whose forks are mailed as well, and
-    /// hybrid's worker state. (Not `SplitSignalled` or `SplitPolled`: `join`'s LCWS fast
-    /// paths, which test for those, must not skip the mailing.)
+    /// hybrid's worker state. (Behind the gate, so that `join` never skips the mailing.)
     MailingSplitSignalled(Mailed<Split<JobRef>>),
     MailingSplitPolled(Mailed<Split<JobRef>>),
     MailingLocked(Mailed<Locked<JobRef>>),
@@ -105,22 +117,6 @@ fn pop_public(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
     unsafe { own(d, |d| d.pop_public_bottom()) }
 }
 
-/// `lcws-poll`'s pop when a thief has posted a request: answer it, then pop.
-///
-/// # Safety
-/// On the owner thread; `worker` owns `d`.
-#[cold]
-#[inline(never)]
-unsafe fn answer_then_take<R>(
-    worker: &WorkerThread,
-    d: &UnsafeCell<Split<JobRef>>,
-    keep: R,
-) -> (R, Option<JobRef>) {
-    worker.answer_wants();
-    // SAFETY: forwarded from the caller.
-    (keep, unsafe { pop_split(d) })
-}
-
 /// The newest task of a split deque: the private part inline, the public part out of line.
 ///
 /// # Safety
@@ -145,108 +141,113 @@ impl LocalDeque {
     ) -> (LocalDeque, RemoteDeque) {
         // Under `hybrid`, hybrid's state for worker `index`.
         let mail = plan.mail.map(|_| HybridLocal::new(index));
-        /// The deque of kind `D`, as `plain` or (under `hybrid`) `mailing` says, and its
-        /// thieves' end.
-        fn pair<D: Owner<JobRef>>(
+        /// The deque of kind `D` behind a gate, as `plain` or (under `hybrid`) `mailing`
+        /// says, and its thieves' end.
+        fn gated<D: Owner<JobRef>>(
             capacity: usize,
             mail: Option<HybridLocal>,
-            plain: fn(UnsafeCell<D>) -> LocalDeque,
-            mailing: fn(Mailed<D>) -> LocalDeque,
+            plain: fn(UnsafeCell<D>) -> Kind,
+            mailing: fn(Mailed<D>) -> Kind,
         ) -> (LocalDeque, D::Stealer) {
             let d = D::with_capacity(capacity);
             let s = d.stealer();
             let deque = UnsafeCell::new(d);
-            let local = match mail {
+            let kind = match mail {
                 None => plain(deque),
                 Some(hybrid) => mailing(Mailed { deque, hybrid }),
             };
+            let local = LocalDeque {
+                inline: UnsafeCell::new(Split::gate()),
+                kind,
+            };
             (local, s)
+        }
+        /// An LCWS split deque: `join`'s inline one when nothing needs the out-of-line
+        /// path (`inline_kind`), else behind a gate as `recording` or `mailing` says.
+        fn split(
+            capacity: usize,
+            mail: Option<HybridLocal>,
+            records_starts: bool,
+            inline_kind: Kind,
+            recording: fn(UnsafeCell<Split<JobRef>>) -> Kind,
+            mailing: fn(Mailed<Split<JobRef>>) -> Kind,
+        ) -> (LocalDeque, RemoteDeque) {
+            let (local, s) = match (mail, records_starts) {
+                (None, false) => {
+                    let d = Split::with_capacity(capacity);
+                    let s = d.stealer();
+                    let local = LocalDeque {
+                        inline: UnsafeCell::new(d),
+                        kind: inline_kind,
+                    };
+                    (local, s)
+                }
+                (mail, _) => gated(capacity, mail, recording, mailing),
+            };
+            (local, RemoteDeque::Split(s))
         }
         match (plan.deque, plan.asking) {
             (DequeKind::Locked, _) => {
-                let (d, s) = pair(
-                    capacity,
-                    mail,
-                    LocalDeque::Locked,
-                    LocalDeque::MailingLocked,
-                );
+                let (d, s) = gated(capacity, mail, Kind::Locked, Kind::MailingLocked);
                 (d, RemoteDeque::Locked(s))
             }
             (DequeKind::Abp, _) => {
-                let (d, s) = pair(capacity, mail, LocalDeque::Abp, LocalDeque::MailingAbp);
+                let (d, s) = gated(capacity, mail, Kind::Abp, Kind::MailingAbp);
                 (d, RemoteDeque::Abp(s))
             }
             (DequeKind::ChaseLev, _) => {
-                let (d, s) = pair(
-                    capacity,
-                    mail,
-                    LocalDeque::ChaseLev,
-                    LocalDeque::MailingChaseLev,
-                );
+                let (d, s) = gated(capacity, mail, Kind::ChaseLev, Kind::MailingChaseLev);
                 (d, RemoteDeque::ChaseLev(s))
             }
-            (DequeKind::Split, Asking::Signal { .. }) => {
-                let (d, s) = pair(
-                    capacity,
-                    mail,
-                    if records_starts {
-                        LocalDeque::RecordingSplitSignalled
-                    } else {
-                        LocalDeque::SplitSignalled
-                    },
-                    LocalDeque::MailingSplitSignalled,
-                );
-                (d, RemoteDeque::Split(s))
-            }
+            (DequeKind::Split, Asking::Signal { .. }) => split(
+                capacity,
+                mail,
+                records_starts,
+                Kind::SplitSignalled,
+                Kind::RecordingSplitSignalled,
+                Kind::MailingSplitSignalled,
+            ),
             // A split deque nobody signals answers at its pushes and pops.
-            (DequeKind::Split, Asking::Poll | Asking::Never) => {
-                let (d, s) = pair(
-                    capacity,
-                    mail,
-                    if records_starts {
-                        LocalDeque::RecordingSplitPolled
-                    } else {
-                        LocalDeque::SplitPolled
-                    },
-                    LocalDeque::MailingSplitPolled,
-                );
-                (d, RemoteDeque::Split(s))
-            }
+            (DequeKind::Split, Asking::Poll | Asking::Never) => split(
+                capacity,
+                mail,
+                records_starts,
+                Kind::SplitPolled,
+                Kind::RecordingSplitPolled,
+                Kind::MailingSplitPolled,
+            ),
         }
     }
 
-    /// Pushes a join's second job. The split deques (LCWS, not under `hybrid`) push
-    /// inline, with a compare of the kind and their private part's relaxed stores; every
-    /// other deque, and `hybrid`'s decision to mail instead, is one call out of line. None
-    /// of it depends on the join's closures, so a call site compiles this once.
+    /// Pushes a join's second job, inline on `inline` (module doc): its relaxed stores,
+    /// then a look at the worker's `Wanted` byte. The gate, and a split deque at the end
+    /// of its room, go out of line. None of it depends on the join's closures, so a call
+    /// site compiles this once.
     ///
     /// # Safety
     /// On the owner thread (the worker that holds this deque).
     #[inline(always)]
     pub(crate) unsafe fn push_fork(&self, worker: &WorkerThread, job: JobRef) -> Fork {
-        match self {
-            LocalDeque::SplitSignalled(d) | LocalDeque::SplitPolled(d) => {
-                // The worker's `Wanted` is the deque's request byte (`WorkerInfo::wanted`),
-                // read through the row the push just used.
-                let look = |requests: &AtomicU8| Wanted::at(requests).is_set_after_push();
-                // SAFETY: on the owner thread, by the caller's contract.
-                match unsafe { own(d, |d| d.push_then(job, look)) } {
-                    Ok(false) => Fork::Pushed,
-                    Ok(true) => Fork::PushedWanted,
-                    Err(_) => Fork::Full,
-                }
-            }
+        // The worker's `Wanted` is the deque's request byte (`WorkerInfo::wanted`), read
+        // through the row the push just used.
+        let look = |requests: &AtomicU8| Wanted::at(requests).is_set_after_push();
+        // SAFETY: on the owner thread, by the caller's contract.
+        match unsafe { own(&self.inline, |d| d.try_push_then(job, look)) } {
+            Ok(false) => Fork::Pushed,
+            Ok(true) => Fork::PushedWanted,
             // SAFETY: forwarded from the caller.
-            _ => unsafe { self.push_fork_elsewhere(worker, job) },
+            Err(job) => unsafe { self.push_fork_elsewhere(worker, job) },
         }
     }
 
-    /// [`LocalDeque::push_fork`] on the classical deques and under `hybrid` (which may mail
-    /// instead): one dispatch on the kind, the push inline in each arm, then the worker's
-    /// look at what thieves want (`after_push`).
+    /// [`LocalDeque::push_fork`] where the inline try handed the job back: an LCWS deque
+    /// at the end of its room (push again, finding room), or any other deque behind the
+    /// gate, under `hybrid` too (which may mail instead): one dispatch on the kind, the
+    /// push inline in each arm, then the worker's look at what thieves want
+    /// (`after_push`).
     ///
-    /// Cold only for code layout: the split deques' inline push then falls through (two
-    /// jumps fewer per join); for the deques that come here the call is the same.
+    /// Cold only for code layout: the inline push then falls through (two jumps fewer per
+    /// join); for the deques that come here every time the call is the same.
     ///
     /// # Safety
     /// As for `push_fork`.
@@ -298,32 +299,31 @@ impl LocalDeque {
                 push_on(&m.deque, job)
             }
         }
-        match self {
-            LocalDeque::SplitSignalled(d)
-            | LocalDeque::SplitPolled(d)
-            | LocalDeque::RecordingSplitSignalled(d)
-            | LocalDeque::RecordingSplitPolled(d) => push_on(d, job),
-            LocalDeque::Abp(d) => push_on(d, job),
-            LocalDeque::ChaseLev(d) => push_on(d, job),
-            LocalDeque::Locked(d) => push_on(d, job),
-            LocalDeque::MailingSplitSignalled(m) | LocalDeque::MailingSplitPolled(m) => {
+        match &self.kind {
+            Kind::SplitSignalled | Kind::SplitPolled => push_on(&self.inline, job),
+            Kind::RecordingSplitSignalled(d) | Kind::RecordingSplitPolled(d) => push_on(d, job),
+            Kind::Abp(d) => push_on(d, job),
+            Kind::ChaseLev(d) => push_on(d, job),
+            Kind::Locked(d) => push_on(d, job),
+            Kind::MailingSplitSignalled(m) | Kind::MailingSplitPolled(m) => {
                 mail_or_push(m, job, mails)
             }
-            LocalDeque::MailingAbp(m) => mail_or_push(m, job, mails),
-            LocalDeque::MailingChaseLev(m) => mail_or_push(m, job, mails),
-            LocalDeque::MailingLocked(m) => mail_or_push(m, job, mails),
+            Kind::MailingAbp(m) => mail_or_push(m, job, mails),
+            Kind::MailingChaseLev(m) => mail_or_push(m, job, mails),
+            Kind::MailingLocked(m) => mail_or_push(m, job, mails),
         }
     }
 
     /// `join`'s pop: the newest local job, `keep` handed back beside it; `ours` is the
-    /// join's own job. The split deques pop their private part inline (answering a poll
-    /// request first, under `lcws-poll`); every other deque is one call out of line, after
-    /// which a pool that records task starts records `ours` if it came back (`join` only
-    /// counts it: the inline path tests no flag).
+    /// join's own job. Inline on `inline` (module doc): a look at the worker's `Wanted`
+    /// byte (the LCWS paper's poll "once per executed node"; under `lcws-signal` it finds
+    /// a sleeper's standing request a little sooner than the next push would), then the
+    /// private part's pop. A set byte (always, on the gate) goes out of line, where the
+    /// want is answered or the deque behind the gate is popped; so does an empty private
+    /// part (a stolen second job).
     ///
-    /// `join` passes its first result through `keep`: the rare poll answer is then one
-    /// cold call that also pops, so the result need not live across a call in a register
-    /// the whole hot path would save and restore.
+    /// `join` passes its first result through `keep`, which the inline path hands back
+    /// untouched.
     ///
     /// # Safety
     /// On the owner thread; `worker` owns this deque.
@@ -334,27 +334,48 @@ impl LocalDeque {
         keep: R,
         ours: JobRef,
     ) -> (R, Option<JobRef>) {
-        match self {
-            // SAFETY: on the owner thread, by the caller's contract.
-            LocalDeque::SplitSignalled(d) => (keep, unsafe { pop_split(d) }),
-            // (Its own arm: one test of the kind for `lcws-signal`, the default.)
-            LocalDeque::SplitPolled(d) => {
-                if worker.is_wanted() {
-                    // SAFETY: forwarded from the caller.
-                    return unsafe { answer_then_take(worker, d, keep) };
+        // SAFETY: on the owner thread, by the caller's contract.
+        let popped = unsafe {
+            own(&self.inline, |d| {
+                if Wanted::at(d.own_requests()).is_set() {
+                    Err(())
+                } else {
+                    Ok(d.pop_private())
                 }
-                // SAFETY: on the owner thread, by the caller's contract.
-                (keep, unsafe { pop_split(d) })
-            }
-            // SAFETY (both): forwarded from the caller.
-            _ if worker.records_starts() => (keep, unsafe { self.take_fork(worker, ours) }),
-            _ => (keep, unsafe { self.take(worker) }),
+            })
+        };
+        match popped {
+            Ok(Some(job)) => (keep, Some(job)),
+            Ok(None) => (keep, pop_public(&self.inline)),
+            // SAFETY: forwarded from the caller.
+            Err(()) => (keep, unsafe { self.pop_fork_elsewhere(worker, ours) }),
         }
     }
 
-    /// [`LocalDeque::take`] for `join`'s pop in a pool that records task starts: records
-    /// the start of `ours`, the join's own job, if it came back. Out of line with the pop
-    /// inlined: one call, as `take`.
+    /// [`LocalDeque::pop_fork`] where the request byte was set: under LCWS, answer what
+    /// thieves want, then pop; behind the gate, pop the deque there, with its pop inline
+    /// (one call), or in a pool that records task starts record `ours` if it came back
+    /// (`join` only counts it).
+    ///
+    /// # Safety
+    /// As for `pop_fork`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn pop_fork_elsewhere(&self, worker: &WorkerThread, ours: JobRef) -> Option<JobRef> {
+        match self.kind {
+            Kind::SplitSignalled | Kind::SplitPolled => {
+                worker.answer_wants();
+                // SAFETY: forwarded from the caller.
+                unsafe { pop_split(&self.inline) }
+            }
+            // SAFETY (both): forwarded from the caller.
+            _ if worker.records_starts() => unsafe { self.take_fork(worker, ours) },
+            _ => unsafe { self.take_inline(worker) },
+        }
+    }
+
+    /// [`LocalDeque::pop_fork_elsewhere`] in a pool that records task starts: records the
+    /// start of `ours`, the join's own job, if it came back.
     ///
     /// # Safety
     /// As for `take`.
@@ -381,7 +402,8 @@ impl LocalDeque {
         unsafe { self.take_inline(worker) }
     }
 
-    /// The body of [`LocalDeque::take`] and [`LocalDeque::take_fork`].
+    /// The body of [`LocalDeque::take`], [`LocalDeque::pop_fork_elsewhere`] and
+    /// [`LocalDeque::take_fork`].
     ///
     /// # Safety
     /// As for `take`.
@@ -391,78 +413,74 @@ impl LocalDeque {
             // SAFETY: `LocalDeque::take`'s caller is on the owner thread.
             unsafe { own(d, |d| d.pop()) }
         }
-        match self {
-            LocalDeque::SplitSignalled(d)
-            | LocalDeque::RecordingSplitSignalled(d)
-            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => {
-                // SAFETY: forwarded from the caller.
-                unsafe { pop_split(d) }
+        let polled = |d| {
+            if worker.is_wanted() {
+                worker.answer_wants();
             }
-            LocalDeque::SplitPolled(d)
-            | LocalDeque::RecordingSplitPolled(d)
-            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. }) => {
-                if worker.is_wanted() {
-                    worker.answer_wants();
-                }
-                // SAFETY: forwarded from the caller.
-                unsafe { pop_split(d) }
+            // SAFETY: forwarded from the caller.
+            unsafe { pop_split(d) }
+        };
+        match &self.kind {
+            // SAFETY (this arm and the next): forwarded from the caller.
+            Kind::SplitSignalled => unsafe { pop_split(&self.inline) },
+            Kind::RecordingSplitSignalled(d)
+            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => unsafe { pop_split(d) },
+            Kind::SplitPolled => polled(&self.inline),
+            Kind::RecordingSplitPolled(d) | Kind::MailingSplitPolled(Mailed { deque: d, .. }) => {
+                polled(d)
             }
-            LocalDeque::Locked(d) | LocalDeque::MailingLocked(Mailed { deque: d, .. }) => pop_on(d),
-            LocalDeque::Abp(d) | LocalDeque::MailingAbp(Mailed { deque: d, .. }) => pop_on(d),
-            LocalDeque::ChaseLev(d) | LocalDeque::MailingChaseLev(Mailed { deque: d, .. }) => {
-                pop_on(d)
-            }
+            Kind::Locked(d) | Kind::MailingLocked(Mailed { deque: d, .. }) => pop_on(d),
+            Kind::Abp(d) | Kind::MailingAbp(Mailed { deque: d, .. }) => pop_on(d),
+            Kind::ChaseLev(d) | Kind::MailingChaseLev(Mailed { deque: d, .. }) => pop_on(d),
         }
     }
 
     /// The split deque, if this is one (under `hybrid` too): for exposing on the owner's
     /// own thread, outside any other borrow of the deque.
     pub(crate) fn split(&self) -> Option<&UnsafeCell<Split<JobRef>>> {
-        match self {
-            LocalDeque::SplitPolled(d)
-            | LocalDeque::SplitSignalled(d)
-            | LocalDeque::RecordingSplitPolled(d)
-            | LocalDeque::RecordingSplitSignalled(d)
-            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. })
-            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => Some(d),
-            LocalDeque::Locked(_)
-            | LocalDeque::Abp(_)
-            | LocalDeque::ChaseLev(_)
-            | LocalDeque::MailingLocked(_)
-            | LocalDeque::MailingAbp(_)
-            | LocalDeque::MailingChaseLev(_) => None,
+        match &self.kind {
+            Kind::SplitPolled | Kind::SplitSignalled => Some(&self.inline),
+            Kind::RecordingSplitPolled(d)
+            | Kind::RecordingSplitSignalled(d)
+            | Kind::MailingSplitPolled(Mailed { deque: d, .. })
+            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => Some(d),
+            Kind::Locked(_)
+            | Kind::Abp(_)
+            | Kind::ChaseLev(_)
+            | Kind::MailingLocked(_)
+            | Kind::MailingAbp(_)
+            | Kind::MailingChaseLev(_) => None,
         }
     }
 
     /// The handle a signal handler exposes through, for a signalled split deque.
     pub(crate) fn signal_exposer(&self) -> Option<SignalExposer> {
-        match self {
-            LocalDeque::SplitSignalled(d)
-            | LocalDeque::RecordingSplitSignalled(d)
-            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => {
-                // SAFETY: a short borrow on the worker's thread, before it runs anything.
-                Some(unsafe { &*d.get() }.signal_exposer())
-            }
-            _ => None,
-        }
+        let d = match &self.kind {
+            Kind::SplitSignalled => &self.inline,
+            Kind::RecordingSplitSignalled(d)
+            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => d,
+            _ => return None,
+        };
+        // SAFETY: a short borrow on the worker's thread, before it runs anything.
+        Some(unsafe { &*d.get() }.signal_exposer())
     }
 
     /// `hybrid`'s per-worker state, under `hybrid`.
     #[inline]
     pub(crate) fn hybrid(&self) -> Option<&HybridLocal> {
-        match self {
-            LocalDeque::MailingSplitSignalled(Mailed { hybrid, .. })
-            | LocalDeque::MailingSplitPolled(Mailed { hybrid, .. })
-            | LocalDeque::MailingLocked(Mailed { hybrid, .. })
-            | LocalDeque::MailingAbp(Mailed { hybrid, .. })
-            | LocalDeque::MailingChaseLev(Mailed { hybrid, .. }) => Some(hybrid),
-            LocalDeque::SplitSignalled(_)
-            | LocalDeque::SplitPolled(_)
-            | LocalDeque::RecordingSplitSignalled(_)
-            | LocalDeque::RecordingSplitPolled(_)
-            | LocalDeque::Locked(_)
-            | LocalDeque::Abp(_)
-            | LocalDeque::ChaseLev(_) => None,
+        match &self.kind {
+            Kind::MailingSplitSignalled(Mailed { hybrid, .. })
+            | Kind::MailingSplitPolled(Mailed { hybrid, .. })
+            | Kind::MailingLocked(Mailed { hybrid, .. })
+            | Kind::MailingAbp(Mailed { hybrid, .. })
+            | Kind::MailingChaseLev(Mailed { hybrid, .. }) => Some(hybrid),
+            Kind::SplitSignalled
+            | Kind::SplitPolled
+            | Kind::RecordingSplitSignalled(_)
+            | Kind::RecordingSplitPolled(_)
+            | Kind::Locked(_)
+            | Kind::Abp(_)
+            | Kind::ChaseLev(_) => None,
         }
     }
 
@@ -473,18 +491,15 @@ impl LocalDeque {
             // are the owner's own methods, never a signal handler).
             unsafe { &*d.get() }.is_empty()
         }
-        match self {
-            LocalDeque::Locked(d) | LocalDeque::MailingLocked(Mailed { deque: d, .. }) => empty(d),
-            LocalDeque::Abp(d) | LocalDeque::MailingAbp(Mailed { deque: d, .. }) => empty(d),
-            LocalDeque::ChaseLev(d) | LocalDeque::MailingChaseLev(Mailed { deque: d, .. }) => {
-                empty(d)
-            }
-            LocalDeque::SplitPolled(d)
-            | LocalDeque::SplitSignalled(d)
-            | LocalDeque::RecordingSplitPolled(d)
-            | LocalDeque::RecordingSplitSignalled(d)
-            | LocalDeque::MailingSplitPolled(Mailed { deque: d, .. })
-            | LocalDeque::MailingSplitSignalled(Mailed { deque: d, .. }) => empty(d),
+        match &self.kind {
+            Kind::Locked(d) | Kind::MailingLocked(Mailed { deque: d, .. }) => empty(d),
+            Kind::Abp(d) | Kind::MailingAbp(Mailed { deque: d, .. }) => empty(d),
+            Kind::ChaseLev(d) | Kind::MailingChaseLev(Mailed { deque: d, .. }) => empty(d),
+            Kind::SplitPolled | Kind::SplitSignalled => empty(&self.inline),
+            Kind::RecordingSplitPolled(d)
+            | Kind::RecordingSplitSignalled(d)
+            | Kind::MailingSplitPolled(Mailed { deque: d, .. })
+            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => empty(d),
         }
     }
 }

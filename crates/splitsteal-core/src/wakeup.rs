@@ -3,8 +3,8 @@
 //! Every worker has a [`Wanted`] word: in its split deque's row (the LCWS policies, where
 //! the push reads it from the pointer it already holds) or in the registry (the other
 //! deques). Thieves write it; its owner reads it with one plain load after every push (and,
-//! under `lcws-poll`, at every pop), and only when it is non-zero takes the cold path that
-//! answers it. Two kinds of want:
+//! under the LCWS policies, before every pop of a join's own job), and only when it is
+//! non-zero takes the cold path that answers it. Two kinds of want:
 //!
 //! - [`Wanted::POLL_REQUEST`]: a `lcws-poll` thief found only private work and asks the
 //!   owner to expose some (the LCWS paper's `targeted` flag).

@@ -395,7 +395,7 @@ impl WorkerThread {
     }
 
     /// Whether a thief or a sleeper wants something from this worker: one plain load
-    /// (checked after a push, and under `lcws-poll` before a pop).
+    /// (checked after a push, and before a pop).
     #[inline(always)]
     pub(crate) fn is_wanted(&self) -> bool {
         self.wanted().is_set()

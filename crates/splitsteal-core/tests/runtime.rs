@@ -596,3 +596,44 @@ fn a_joiner_asleep_on_its_stolen_closure_is_woken_when_it_ends() {
         );
     }
 }
+
+/// An `lcws-poll` owner answers its thieves at pops too, not only at pushes (the LCWS
+/// paper polls "once per executed node"): unwinding a chain of joins whose second closures
+/// run no join of their own is pops only, and a thief that asks meanwhile must get work.
+/// The owner pushes the whole chain first and then sits still for a while at its bottom,
+/// so a thief's request arrives when no push is left to answer it. Each second closure
+/// sleeps 2 ms; at least 4 of the 48 must run on the other worker (answered at the pops:
+/// about half; answered at pushes only: at most the one exposed during the descent).
+#[test]
+fn a_polled_owner_answers_thieves_while_it_only_pops() {
+    use std::time::Duration;
+    const DEPTH: usize = 48;
+    fn chain(depth: usize, owner: usize, elsewhere: &AtomicUsize) {
+        if depth == 0 {
+            // Long enough for the other worker to find only private work and ask.
+            std::thread::sleep(Duration::from_millis(50));
+            return;
+        }
+        splitsteal_core::join(
+            || chain(depth - 1, owner, elsewhere),
+            || {
+                std::thread::sleep(Duration::from_millis(2));
+                if splitsteal_core::current_thread_index() != Some(owner) {
+                    elsewhere.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+        );
+    }
+    let pool = pool(2, Policy::LcwsPoll);
+    let elsewhere = AtomicUsize::new(0);
+    pool.install(|| {
+        let owner = splitsteal_core::current_thread_index().expect("on a worker");
+        chain(DEPTH, owner, &elsewhere);
+    });
+    let elsewhere = elsewhere.load(Ordering::Relaxed);
+    assert!(
+        elsewhere >= 4,
+        "only {elsewhere} of {DEPTH} second closures ran on the thief: the owner did not \
+         answer its requests at its pops"
+    );
+}

@@ -554,6 +554,29 @@ impl<T: Task> Split<T> {
             // A compaction moved the tasks down.
             bot = self.own_bot();
         }
+        Ok(self.push_at(bot, task, look))
+    }
+
+    /// [`Split::push_then`] where there is room without looking again: at `limit` it
+    /// hands `task` back, and the caller goes out of line for `push_then` (the runtime's
+    /// `join` inlines this; on a [`Split::gate`] it always hands back).
+    #[inline(always)]
+    pub(crate) fn try_push_then<R>(
+        &mut self,
+        task: T,
+        look: impl FnOnce(&AtomicU8) -> R,
+    ) -> Result<R, T> {
+        // Relaxed: only this thread writes `bot`.
+        let bot = self.own_bot();
+        if bot == self.limit {
+            return Err(task);
+        }
+        Ok(self.push_at(bot, task, look))
+    }
+
+    /// The push proper, at index `bot` (the owner's `bot`, below `limit`).
+    #[inline(always)]
+    fn push_at<R>(&mut self, bot: usize, task: T, look: impl FnOnce(&AtomicU8) -> R) -> R {
         // Bound once: the compiler fence below would otherwise make the compiler reload it.
         let row = self.row();
         // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
@@ -564,7 +587,29 @@ impl<T: Task> Split<T> {
         compiler_fence(Ordering::SeqCst);
         // Relaxed: single writer.
         row.bot.store(bot + 1, Ordering::Relaxed);
-        Ok(look(&row.requests))
+        look(&row.requests)
+    }
+
+    /// A deque that takes nothing, for an owner that tries a split deque inline before it
+    /// looks at what its deque really is (the runtime's `join`, on a pool of another
+    /// deque): [`Split::try_push_then`] finds no room, and the request byte
+    /// ([`Split::own_requests`]) is always set, so each try goes out of line at once. Only
+    /// `try_push_then`, `own_requests` and `pop_private` may be used on it (no thief ever
+    /// gets its stealer).
+    pub(crate) fn gate() -> Split<T> {
+        let mut gate = <Self as Owner<T>>::with_capacity(1);
+        // `bot` is 0: no room. (`refresh_limit`, which would move it, is never called.)
+        gate.limit = 0;
+        // Relaxed: nobody else has the row.
+        gate.row().requests.store(u8::MAX, Ordering::Relaxed);
+        gate
+    }
+
+    /// The request byte thieves set for the owner, through the owner's row pointer (the
+    /// same byte as [`SplitStealer::requests`], one load nearer).
+    #[inline(always)]
+    pub(crate) fn own_requests(&self) -> &AtomicU8 {
+        &self.row().requests
     }
 
     /// The row, through the owner's own copy of its address.
@@ -921,6 +966,33 @@ mod tests {
         assert_eq!(d.pop(), Some(t(1)));
         assert_eq!(d.pop(), None);
         assert_eq!(s.steal(), Steal::Empty);
+    }
+
+    /// The runtime's inline try: with room, `try_push_then` pushes and looks at the
+    /// request byte; at the end of the room it hands the task back untouched (the caller
+    /// goes out of line to `push_then`, which finds room); a gate never takes a task and
+    /// always shows its request byte set, and its private part is always empty.
+    #[test]
+    fn try_push_hands_back_at_the_end_of_the_room_and_a_gate_takes_nothing() {
+        let mut d: Split<NonZeroUsize> = Split::with_capacity(2);
+        let look = |r: &AtomicU8| r.load(Ordering::Relaxed);
+        assert_eq!(d.try_push_then(t(1), look).ok(), Some(0));
+        d.own_requests().store(1, Ordering::Relaxed);
+        assert_eq!(d.try_push_then(t(2), look).ok(), Some(1));
+        assert_eq!(d.try_push_then(t(3), look).err(), Some(t(3)));
+        assert_eq!(d.private_len(), 2);
+        // The room is refreshed out of line: both tasks still there, nothing more fits.
+        assert!(d.push_then(t(3), look).is_err());
+        assert_eq!(d.pop(), Some(t(2)));
+        assert_eq!(d.try_push_then(t(3), look).ok(), Some(1));
+
+        let mut gate: Split<NonZeroUsize> = Split::gate();
+        assert_ne!(gate.own_requests().load(Ordering::Relaxed), 0);
+        for i in 1..=3 {
+            assert_eq!(gate.try_push_then(t(i), look).err(), Some(t(i)));
+            assert_eq!(gate.pop_private(), None);
+        }
+        assert_eq!(gate.private_len(), 0);
     }
 
     #[test]
