@@ -261,6 +261,7 @@ impl Splitter {
         }
     }
 
+    #[inline]
     fn try_split(&mut self, stolen: bool) -> bool {
         if stolen {
             // A thief was idle: give the stolen piece a fresh budget for the pool's size,
@@ -305,8 +306,11 @@ struct LengthSplitter {
 impl LengthSplitter {
     fn new(min: usize, max: usize, len: usize) -> LengthSplitter {
         let mut inner = Splitter::new();
-        // Enough budget that, halving at every level, no piece stays above `max`.
-        let max_pieces = len / Ord::max(max, 1);
+        // Enough budget that, halving at every level, no piece stays above `max`. (No
+        // division when `max` is above `len`, the default `usize::MAX` included: out of
+        // line, this function does not see the constant, and a 64-bit division is tens of
+        // cycles on every bridge, an inner iterator's too.)
+        let max_pieces = if len < max { 0 } else { len / Ord::max(max, 1) };
         inner.budget = Ord::max(inner.budget, max_pieces);
         LengthSplitter {
             inner,
@@ -314,6 +318,7 @@ impl LengthSplitter {
         }
     }
 
+    #[inline]
     fn try_split(&mut self, len: usize, stolen: bool) -> bool {
         len / 2 >= self.min && self.inner.try_split(stolen)
     }
