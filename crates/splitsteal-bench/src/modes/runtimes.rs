@@ -28,7 +28,9 @@
 //!   threads on, its heartbeat thread, which wakes every 100 µs: the mode is last in the run
 //!   order, and its notes give the idle load of all its pools together (what the other
 //!   runtimes' runs share the machine with). forte's workers need bigger stacks than std's
-//!   2 MiB default ([`set_min_stack`]: `RUST_MIN_STACK` = 64 MiB, as the suite's forte entry).
+//!   2 MiB default ([`set_min_stack`]: `RUST_MIN_STACK` = 64 MiB, as the suite's forte entry),
+//!   and so does the caller of chili and forte, which is a thread of 64 MiB made for each
+//!   run (`on_big_stack`), not `main`.
 //!
 //! Method: the clock starts inside the runtime (in `install`, with chili's scope open, in
 //! forte's `with_worker`), as in the suite; matmul's inputs and zeroed output are prepared
@@ -842,6 +844,25 @@ fn timed<R>(f: impl FnOnce() -> R) -> (Duration, R) {
     (t.elapsed(), r)
 }
 
+/// Runs `f` on a thread of its own with a [`MIN_STACK`] stack, and returns its result (a
+/// panic in `f` is resumed here). chili's and forte's calling thread is one of their
+/// workers, and both run other jobs on a waiting worker's stack: called from `main`
+/// (8 MiB), nqueens at full size overflowed it on 2026-11-28 and aborted the whole bench.
+/// The thread is made outside the timed region.
+fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|scope| {
+        let runner = std::thread::Builder::new()
+            .name("runtimes-caller".into())
+            .stack_size(MIN_STACK)
+            .spawn_scoped(scope, f)
+            .expect("spawning the runtimes mode's calling thread");
+        match runner.join() {
+            Ok(r) => r,
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    })
+}
+
 /// Runs `input`'s program once on `pool` and checks the result (the check untimed).
 fn run_once(pool: &Pool, input: &Input) -> Result<RunOut, String> {
     let mut c = input.output();
@@ -857,12 +878,15 @@ fn run_once(pool: &Pool, input: &Input) -> Result<RunOut, String> {
             (time, count, None)
         }
         Pool::Chili(p) => {
-            let mut scope = p.scope();
-            let (time, count) = timed(|| on_chili::run(job, &mut scope));
+            let (time, count) = on_big_stack(move || {
+                let mut scope = p.scope();
+                timed(|| on_chili::run(job, &mut scope))
+            });
             (time, count, None)
         }
         Pool::Forte(p) => {
-            let (time, count) = p.with_worker(move |w| timed(move || on_forte::run(job, w)));
+            let (time, count) =
+                on_big_stack(move || p.with_worker(move |w| timed(move || on_forte::run(job, w))));
             (time, count, None)
         }
     }));
@@ -1299,6 +1323,26 @@ fn plots(env: &Env, out: &mut ModeOutput) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// chili's and forte's runs get a calling thread with a `MIN_STACK` stack: a recursion
+    /// 16 MiB deep, twice `main`'s 8 MiB and eight times a test thread's 2 MiB, completes
+    /// there.
+    #[test]
+    fn the_calling_thread_of_chili_and_forte_has_a_big_stack() {
+        #[inline(never)]
+        fn deep(n: usize) -> u64 {
+            let frame = std::hint::black_box([n as u8; 1024]);
+            if n == 0 {
+                return u64::from(frame[0]);
+            }
+            deep(n - 1) + u64::from(std::hint::black_box(frame)[n % 1024])
+        }
+        let levels = (16 << 20) / 1024;
+        assert_eq!(on_big_stack(|| deep(levels)), deep_sum(levels));
+        fn deep_sum(n: usize) -> u64 {
+            (1..=n).map(|k| u64::from(k as u8)).sum()
+        }
+    }
 
     /// Every program at its test size on every runtime at 1 and 2 threads: the answer
     /// is right.
