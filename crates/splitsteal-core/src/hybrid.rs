@@ -92,7 +92,7 @@ impl Hybrid {
 }
 
 /// A hybrid worker's own state: the range of the task it runs, and where its next mailed
-/// spawn goes. Lives beside the worker's base deque, in its `LocalDeque::Mailing*`
+/// spawn goes. Lives beside the worker's base deque, in its `local.rs: Kind::Mailing*`
 /// variant (inline: a fork reads `range` at a fixed offset from the worker).
 pub(crate) struct HybridLocal {
     range: Cell<WorkerRange>,
