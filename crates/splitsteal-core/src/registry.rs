@@ -246,6 +246,7 @@ impl Registry {
         }
     }
 
+    #[inline]
     pub(crate) fn num_threads(&self) -> usize {
         self.workers.len()
     }

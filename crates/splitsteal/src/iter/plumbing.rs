@@ -237,17 +237,33 @@ struct Splitter {
 impl Splitter {
     /// The budget of a bridge starting on the calling thread: the pool's size, or 1 for a
     /// nested bridge (see the module docs, "Nested iterators").
+    ///
+    /// Inline for a one-thread pool's answer (a thread-local load and two loads, no call:
+    /// every bridge asks, an inner iterator's too); the nested test is a call.
+    #[inline]
     fn new() -> Splitter {
         let threads = current_num_threads();
+        if threads > 1 {
+            Splitter::shared(threads)
+        } else {
+            Splitter {
+                budget: 1,
+                mark_leaves: false,
+            }
+        }
+    }
+
+    /// [`Splitter::new`] for a pool of `threads` > 1 workers.
+    #[inline(never)]
+    fn shared(threads: usize) -> Splitter {
         // Started inside a leaf piece of another bridge, or while the enclosing
         // computation's unrun halves wait in this worker's deque (where idle workers can
         // take them): the outer level already made pieces for the pool, so one split (a
         // stealable second half) is enough.
-        let nested = threads > 1
-            && (IN_LEAF.with(Cell::get) || current_thread_has_pending_tasks() == Some(true));
+        let nested = IN_LEAF.with(Cell::get) || current_thread_has_pending_tasks() == Some(true);
         Splitter {
             budget: if nested { 1 } else { threads },
-            mark_leaves: threads > 1,
+            mark_leaves: true,
         }
     }
 
@@ -304,14 +320,15 @@ struct LengthSplitter {
 }
 
 impl LengthSplitter {
+    #[inline]
     fn new(min: usize, max: usize, len: usize) -> LengthSplitter {
         let mut inner = Splitter::new();
-        // Enough budget that, halving at every level, no piece stays above `max`. (No
-        // division when `max` is above `len`, the default `usize::MAX` included: out of
-        // line, this function does not see the constant, and a 64-bit division is tens of
-        // cycles on every bridge, an inner iterator's too.)
-        let max_pieces = if len < max { 0 } else { len / Ord::max(max, 1) };
-        inner.budget = Ord::max(inner.budget, max_pieces);
+        // Enough budget that, halving at every level, no piece stays above `max`. (The
+        // division only when `max` is below `len`: the default `usize::MAX` is not, and a
+        // 64-bit division is tens of cycles on every bridge, an inner iterator's too.)
+        if len >= max {
+            inner.budget = Ord::max(inner.budget, len / Ord::max(max, 1));
+        }
         LengthSplitter {
             inner,
             min: Ord::max(min, 1),
