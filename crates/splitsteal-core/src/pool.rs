@@ -1319,7 +1319,22 @@ fn current_num_threads_outside() -> usize {
 /// assert_eq!(splitsteal::current_thread_index(), None);
 /// assert!(pool.install(splitsteal::current_thread_index).is_some_and(|i| i < 2));
 /// ```
+//
+// Inline on a worker, as `current_num_threads`: the iterators' splitter asks it on a
+// one-thread pool at every bridge.
+#[inline]
 pub fn current_thread_index() -> Option<usize> {
+    match WorkerThread::current_ref() {
+        Some(worker) => Some(worker.index),
+        None => borrowed_thread_index(),
+    }
+}
+
+/// [`current_thread_index`] on a thread that is no pool's current worker: its borrowed
+/// worker's index (`use_current_thread`), if it has one.
+#[cold]
+#[inline(never)]
+fn borrowed_thread_index() -> Option<usize> {
     WorkerThread::current_or_borrowed().map(|w| w.index)
 }
 

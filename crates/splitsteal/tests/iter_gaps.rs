@@ -901,9 +901,15 @@ fn split_yields_every_part_once_in_order() {
                 next = p.end;
             }
             assert_eq!(next, n);
-            // The run split it (every pool splits at least once), unless it cannot be.
+            // The run split it (every pool of several threads splits at least once), unless
+            // it cannot be. On a worker of a one-thread pool no bridge splits.
+            let at_least = if splitsteal::current_num_threads() > 1 {
+                Ord::min(n, 2)
+            } else {
+                1
+            };
             assert!(
-                pieces.len() >= Ord::min(n, 2),
+                pieces.len() >= Ord::min(n, at_least),
                 "0..{n} in {} pieces",
                 pieces.len()
             );
@@ -1208,6 +1214,55 @@ fn debug_shows_the_base_without_a_debug_closure() {
     assert!(s.starts_with("WalkTree") && s.contains("79"), "{s}");
     let s = format!("{:?}", v.par_array_windows::<2>());
     assert!(s.starts_with("ArrayWindows") && s.contains("20"), "{s}");
+}
+
+/// On a worker of a one-thread pool a bridge does not split: no other worker could take a
+/// half, and each split is a join, a second fold state and a reduce. The nested program
+/// below then starts no task beyond `install`'s own (its 1001 bridges made 1001 joins when
+/// the one-thread budget was rayon's, one split), and a `fold` makes one state. `with_max_len` still
+/// splits: its pieces stay at most that long.
+#[test]
+fn a_one_thread_pool_splits_only_for_max_len() {
+    for &policy in splitsteal::Policy::ALL {
+        let pool = splitsteal::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .build()
+            .unwrap();
+        // What `install` itself counts (its job is a task under some policies).
+        pool.reset_stats();
+        pool.install(|| ());
+        let install_alone = pool.stats().tasks;
+        pool.reset_stats();
+        let nested = pool.install(|| {
+            (0..1000u64)
+                .into_par_iter()
+                .map(|i| (0..10u64).into_par_iter().map(|j| i * j).sum::<u64>())
+                .sum::<u64>()
+        });
+        assert_eq!(nested, 45 * 999 * 1000 / 2, "{policy}");
+        assert_eq!(
+            pool.stats().tasks,
+            install_alone,
+            "{policy}: tasks beyond install's own"
+        );
+        let states = pool.install(|| {
+            (0..1000u32)
+                .into_par_iter()
+                .fold(|| 0, |n, _| n + 1)
+                .count()
+        });
+        assert_eq!(states, 1, "{policy}");
+        let pieces: Vec<u32> = pool.install(|| {
+            (0..1000u32)
+                .into_par_iter()
+                .with_max_len(100)
+                .fold(|| 0, |n, _| n + 1)
+                .collect()
+        });
+        assert_eq!(pieces.iter().sum::<u32>(), 1000, "{policy}");
+        assert!(pieces.iter().all(|&n| n <= 100), "{policy}: {pieces:?}");
+    }
 }
 
 /// A bridge nested in another (here 1000 inner `(0..10)` sums, each run inside a piece of

@@ -19,7 +19,8 @@
 //! # When to split: the adaptive splitter
 //!
 //! Each split is one [`join_context`]. The bridge first splits the input into about
-//! `current_num_threads()` pieces (halving a budget at each level), and from then on splits
+//! `current_num_threads()` pieces (halving a budget at each level; on a worker of a
+//! one-thread pool, one piece, where rayon makes two), and from then on splits
 //! a piece again only when it was *stolen*: [`FnContext::migrated`](crate::FnContext::migrated) tells the second half
 //! that another worker took it, which means that worker was idle and more pieces can be
 //! used. This is rayon's adaptive splitter. It was kept, over splitting more eagerly, by
@@ -93,7 +94,9 @@
 
 use std::cell::Cell;
 
-use crate::{current_num_threads, current_thread_has_pending_tasks, join_context};
+use crate::{
+    current_num_threads, current_thread_has_pending_tasks, current_thread_index, join_context,
+};
 
 /// An indexed data source: knows its length and can be split at any index.
 pub trait Producer: Send + Sized {
@@ -238,8 +241,14 @@ impl Splitter {
     /// The budget of a bridge starting on the calling thread: the pool's size, or 1 for a
     /// nested bridge (see the module docs, "Nested iterators").
     ///
-    /// Inline for a one-thread pool's answer (a thread-local load and two loads, no call:
-    /// every bridge asks, an inner iterator's too); the nested test is a call.
+    /// On a worker of a one-thread pool the budget is 0: no split, since no other worker
+    /// could take a half, and each split is a join, a second fold state and a reduce (a
+    /// `fold` into a `HashMap` builds and merges one more map per split). Called from
+    /// outside any pool, the budget stays 1, so that the first split's `join` moves the
+    /// work into the pool (its closures run on the pool's thread, as rayon's do).
+    ///
+    /// Inline for a one-thread pool's answer (thread-local loads, no call: every bridge
+    /// asks, an inner iterator's too); the nested test is a call.
     #[inline]
     fn new() -> Splitter {
         let threads = current_num_threads();
@@ -247,7 +256,7 @@ impl Splitter {
             Splitter::shared(threads)
         } else {
             Splitter {
-                budget: 1,
+                budget: usize::from(current_thread_index().is_none()),
                 mark_leaves: false,
             }
         }
