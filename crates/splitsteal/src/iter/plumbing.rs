@@ -50,10 +50,11 @@
 //! its unrun pieces wait where idle workers can take them, so a full budget per inner
 //! iterator only multiplied the joins: at 2 threads each inner `(0..10)` made 3 joins
 //! instead of 1, and skynet (8 levels of `(0..10).into_par_iter().map(..).sum()`) made
-//! 33.3 M tasks at 2 threads against 11.1 M at 1. The budget is never 0: an inner iterator
-//! whose enclosing siblings are small (an outer iterator of two items, one a big inner
-//! iterator, the other trivial) must still reach the other workers, and does, through its
-//! stealable half (`tests/stealable.rs` checks it under every policy).
+//! 33.3 M tasks at 2 threads against 11.1 M at 1 (one split per bridge then; a one-thread
+//! pool's bridges no longer split). On several threads the budget is never 0: an inner
+//! iterator whose enclosing siblings are small (an outer iterator of two items, one a big
+//! inner iterator, the other trivial) must still reach the other workers, and does, through
+//! its stealable half (`tests/stealable.rs` checks it under every policy).
 //!
 //! The cost: a nested bridge leaves its unstolen first half whole, so under an unbalanced
 //! outer iterator on many threads that half (up to half of the inner work) runs on one
