@@ -1219,8 +1219,8 @@ fn debug_shows_the_base_without_a_debug_closure() {
 /// On a worker of a one-thread pool a bridge does not split: no other worker could take a
 /// half, and each split is a join, a second fold state and a reduce. The nested program
 /// below then starts no task beyond `install`'s own (its 1001 bridges made 1001 joins when
-/// the one-thread budget was rayon's, one split), and a `fold` makes one state. `with_max_len` still
-/// splits: its pieces stay at most that long.
+/// the one-thread budget was rayon's, one split), and a `fold` makes one state.
+/// `with_max_len` still splits: its pieces stay at most that long.
 #[test]
 fn a_one_thread_pool_splits_only_for_max_len() {
     for &policy in splitsteal::Policy::ALL {
