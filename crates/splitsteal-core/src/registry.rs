@@ -398,10 +398,10 @@ impl Registry {
     pub(crate) fn push_or_inject(self: &Arc<Self>, job: JobRef) {
         match WorkerThread::current_ref() {
             Some(w) if Arc::ptr_eq(&w.registry, self) => {
-                if let Some(h) = w.deque.hybrid() {
-                    if crate::hybrid::spawn_mailing(w, h, job) {
-                        return;
-                    }
+                if let Some(h) = w.deque.hybrid()
+                    && crate::hybrid::spawn_mailing(w, h, job)
+                {
+                    return;
                 }
                 w.push_or_inject(job);
             }

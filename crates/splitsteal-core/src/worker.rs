@@ -420,19 +420,19 @@ impl WorkerThread {
         let sleepers = self.registry.sleep.has_sleepers();
         let poll_request = wants & Wanted::POLL_REQUEST != 0;
         let sleeper = wants & Wanted::SLEEPER != 0 && sleepers;
-        if poll_request || sleeper {
-            if let Some(d) = self.deque.split() {
-                // SAFETY: on the owner's thread, outside any other borrow of the deque (our
-                // callers hold none); the borrow ends with this block.
-                let d = unsafe { &mut *d.get() };
-                // One exposed task at a time: while it waits for its thief, later pushes do
-                // not keep draining the private part.
-                if d.public_len() == 0 {
-                    let info = self.info(self.index);
-                    let exposed = d.expose(self.answer_exposure(info));
-                    self.counters.exposures.add(exposed as u64);
-                    self.answered_with(info, exposed);
-                }
+        if (poll_request || sleeper)
+            && let Some(d) = self.deque.split()
+        {
+            // SAFETY: on the owner's thread, outside any other borrow of the deque (our
+            // callers hold none); the borrow ends with this block.
+            let d = unsafe { &mut *d.get() };
+            // One exposed task at a time: while it waits for its thief, later pushes do
+            // not keep draining the private part.
+            if d.public_len() == 0 {
+                let info = self.info(self.index);
+                let exposed = d.expose(self.answer_exposure(info));
+                self.counters.exposures.add(exposed as u64);
+                self.answered_with(info, exposed);
             }
         }
         if sleeper {
@@ -504,10 +504,10 @@ impl WorkerThread {
                 // where it was (its slot is free again) and run `ours` through its job.
                 // (The slot it left is free, so the push succeeds; were it ever refused,
                 // running the job here would still lose nothing.)
-                if let Some(job) = popped {
-                    if !self.push(job) {
-                        self.execute(job);
-                    }
+                if let Some(job) = popped
+                    && !self.push(job)
+                {
+                    self.execute(job);
                 }
                 self.execute(ours);
                 return false;
@@ -596,10 +596,10 @@ impl WorkerThread {
         if self.registry.num_threads() < 2 {
             return None;
         }
-        if let Some(h) = &self.registry.hybrid {
-            if !h.can_steal() {
-                return None;
-            }
+        if let Some(h) = &self.registry.hybrid
+            && !h.can_steal()
+        {
+            return None;
         }
         let info = self.info(self.random_victim());
         self.counters.steal_attempts.bump();

@@ -130,10 +130,10 @@ fn outcome(ran: bool) -> Yield {
 /// ```
 #[inline]
 pub fn serve_thieves() {
-    if let Some(worker) = WorkerThread::current_ref() {
-        if worker.is_wanted() {
-            worker.answer_wants();
-        }
+    if let Some(worker) = WorkerThread::current_ref()
+        && worker.is_wanted()
+    {
+        worker.answer_wants();
     }
 }
 

@@ -320,10 +320,10 @@ fn split_producer_at_the_last_slot_exactly_once() {
             if rng.below(2) == 0 {
                 d.expose(Exposure::One);
             }
-            if rng.below(16) == 0 {
-                if let Some(t) = d.pop() {
-                    tally.take(t);
-                }
+            if rng.below(16) == 0
+                && let Some(t) = d.pop()
+            {
+                tally.take(t);
             }
         }
         while let Some(t) = d.pop() {

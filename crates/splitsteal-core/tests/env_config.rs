@@ -21,9 +21,14 @@ fn with_env3<R>(
     f: impl FnOnce() -> R,
 ) -> R {
     let _alone = ENV_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let set = |k: &str, v: Option<&str>| match v {
-        Some(v) => std::env::set_var(k, v),
-        None => std::env::remove_var(k),
+    // SAFETY: no other thread reads or writes the environment meanwhile: every test of this
+    // binary holds `ENV_LOCK` while it touches the environment or builds a pool (the only
+    // code here that reads it), and workers never read it.
+    let set = |k: &str, v: Option<&str>| unsafe {
+        match v {
+            Some(v) => std::env::set_var(k, v),
+            None => std::env::remove_var(k),
+        }
     };
     set("SPLITSTEAL_NUM_THREADS", threads);
     set("RAYON_NUM_THREADS", rayon_threads);

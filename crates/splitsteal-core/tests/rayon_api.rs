@@ -67,10 +67,10 @@ impl Tally {
         self.slots[i].fetch_add(1, Ordering::Relaxed);
         self.sum.fetch_add(i as u64, Ordering::Relaxed);
         // AcqRel: the last hit sees every other hit's slot and sum.
-        if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.slots.len() {
-            if let Some(tx) = self.finished.lock().unwrap().take() {
-                let _ = tx.send(());
-            }
+        if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.slots.len()
+            && let Some(tx) = self.finished.lock().unwrap().take()
+        {
+            let _ = tx.send(());
         }
     }
 

@@ -21,7 +21,7 @@ type Handles = Arc<Mutex<Vec<JoinHandle<()>>>>;
 /// them and know the workers really exited.
 fn keeping_handles(
     handles: &Handles,
-) -> impl FnMut(splitsteal::ThreadBuilder) -> std::io::Result<()> {
+) -> impl FnMut(splitsteal::ThreadBuilder) -> std::io::Result<()> + use<> {
     let handles = Arc::clone(handles);
     move |thread| {
         let name = format!("custom-{}", thread.index());

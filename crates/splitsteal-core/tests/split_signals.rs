@@ -279,10 +279,10 @@ fn exposure_by_signal(capacity: usize, producer: bool) {
                     Err(Full(task)) => tally.take(task),
                 }
                 next += 1;
-                if below(16) == 0 {
-                    if let Some(t) = d.pop() {
-                        tally.take(t);
-                    }
+                if below(16) == 0
+                    && let Some(t) = d.pop()
+                {
+                    tally.take(t);
                 }
                 continue;
             }

@@ -231,13 +231,13 @@ where
     type Result = R;
 
     fn consume(mut self, item: T) -> Self {
-        if self.residual.is_none() {
-            if let Break(residual) = (self.op)(&mut self.state, item).branch() {
-                self.residual = Some(residual);
-                // Relaxed: the flag only lets other pieces skip work; the stop itself
-                // reaches the result through the reducers, which `join` orders.
-                self.stop.store(true, Ordering::Relaxed);
-            }
+        if self.residual.is_none()
+            && let Break(residual) = (self.op)(&mut self.state, item).branch()
+        {
+            self.residual = Some(residual);
+            // Relaxed: the flag only lets other pieces skip work; the stop itself
+            // reaches the result through the reducers, which `join` orders.
+            self.stop.store(true, Ordering::Relaxed);
         }
         self
     }

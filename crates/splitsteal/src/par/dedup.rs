@@ -284,10 +284,10 @@ impl Table {
         let guess = estimate
             .map_or(full, |d| d.saturating_mul(4).next_power_of_two())
             .max(min_cap);
-        if guess < full {
-            if let Some(t) = Self::try_build(ctx, v, first, guess, guess / 2) {
-                return t;
-            }
+        if guess < full
+            && let Some(t) = Self::try_build(ctx, v, first, guess, guess / 2)
+        {
+            return t;
         }
         Self::try_build(ctx, v, first, full, usize::MAX).expect("a table for n never fills")
     }

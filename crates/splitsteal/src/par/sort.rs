@@ -235,12 +235,12 @@ where
             s.sort_unstable_by(watched)
         }
     }));
-    if let Err(payload) = sorted {
-        if from_cmp.get() {
-            panic::resume_unwind(payload);
-        }
-        // std found `cmp` inconsistent: any permutation is an acceptable result.
+    if let Err(payload) = sorted
+        && from_cmp.get()
+    {
+        panic::resume_unwind(payload);
     }
+    // std found `cmp` inconsistent: any permutation is an acceptable result.
 }
 
 /// `ctx.join(a, b)`, for code whose invariants need every branch to have run: if the join
@@ -263,15 +263,15 @@ where
     impl<FA: FnOnce(), FB: FnOnce()> Drop for Fix<'_, FA, FB> {
         fn drop(&mut self) {
             // Relaxed: the join's completion synchronizes with the branches.
-            if !self.started[0].load(AtomicOrdering::Relaxed) {
-                if let Some(f) = self.fix_a.take() {
-                    f()
-                }
+            if !self.started[0].load(AtomicOrdering::Relaxed)
+                && let Some(f) = self.fix_a.take()
+            {
+                f()
             }
-            if !self.started[1].load(AtomicOrdering::Relaxed) {
-                if let Some(f) = self.fix_b.take() {
-                    f()
-                }
+            if !self.started[1].load(AtomicOrdering::Relaxed)
+                && let Some(f) = self.fix_b.take()
+            {
+                f()
             }
         }
     }

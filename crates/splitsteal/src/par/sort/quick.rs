@@ -163,22 +163,22 @@ where
     if st.balanced && st.partitioned && likely_sorted && partial_insertion_sort(v, is_less) {
         return Step::Sorted;
     }
-    if let Some(leaf) = leaf {
-        if randomish {
-            leaf(v);
-            return Step::Sorted;
-        }
+    if let Some(leaf) = leaf
+        && randomish
+    {
+        leaf(v);
+        return Step::Sorted;
     }
-    if let Some(pred) = pred {
-        if !is_less(pred, &v[p]) {
-            // The pivot equals the predecessor, and nothing here is less than that: the
-            // elements not greater than the pivot are all equal to it.
-            let (mid, _) = partition(v, p, &|x: &T, pivot: &T| !is_less(pivot, x), randomish);
-            return Step::Split {
-                mid,
-                left_done: true,
-            };
-        }
+    if let Some(pred) = pred
+        && !is_less(pred, &v[p])
+    {
+        // The pivot equals the predecessor, and nothing here is less than that: the
+        // elements not greater than the pivot are all equal to it.
+        let (mid, _) = partition(v, p, &|x: &T, pivot: &T| !is_less(pivot, x), randomish);
+        return Step::Split {
+            mid,
+            left_done: true,
+        };
     }
     let (mid, was_partitioned) = partition(v, p, &|x: &T, pivot: &T| is_less(x, pivot), randomish);
     st.balanced = mid.min(len - mid) >= len / 8;
