@@ -12,7 +12,7 @@
 //! that each output equals its serial reference (`port_from_rayon/common.rs`, std only).
 //!
 //! ```text
-//! cargo run --release -p splitsteal-bench --example port_from_rayon [-- THREADS [--small]]
+//! cargo run --release -p splitsteal-workloads --example port_from_rayon [-- THREADS [--small]]
 //! ```
 //!
 //! (default 2 threads; `--small` uses the test sizes). The times it prints are one run

@@ -1,11 +1,11 @@
 //! The `port_from_rayon` example's programs, compiled against rayon and against splitsteal
-//! from the same source (`splitsteal_bench::par_iter::{on_rayon, on_splitsteal}` include
+//! from the same source (`splitsteal_workloads::par_iter::{on_rayon, on_splitsteal}` include
 //! `examples/port_from_rayon/programs.rs` under the two `use` lines), at test sizes: each
 //! output must equal its serial reference, on a 1-thread and a 2-thread pool of each
 //! library.
 
-use splitsteal_bench::par_iter::common::{self, serial, PortSizes};
-use splitsteal_bench::par_iter::{on_rayon, on_splitsteal};
+use splitsteal_workloads::par_iter::common::{self, serial, PortSizes};
+use splitsteal_workloads::par_iter::{on_rayon, on_splitsteal};
 
 const SEED: u64 = 0x5eed;
 const DT: f64 = 1e-4;
