@@ -904,7 +904,7 @@ fn split_yields_every_part_once_in_order() {
             // The run split it (every pool of several threads splits at least once), unless
             // it cannot be. On a worker of a one-thread pool no bridge splits.
             let at_least = if splitsteal::current_num_threads() > 1 {
-                Ord::min(n, 2)
+                2
             } else {
                 1
             };

@@ -234,7 +234,7 @@ struct Splitter {
     /// Splits left before pieces stop splitting unless stolen.
     budget: usize,
     /// Whether leaves mark the thread as inside a bridge (only with several workers: with
-    /// one, every budget is 1 anyway, and the mark would be pure cost).
+    /// one, the budget does not depend on the mark, and the mark would be pure cost).
     mark_leaves: bool,
 }
 
