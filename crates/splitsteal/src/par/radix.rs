@@ -508,7 +508,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::{sizes, Rng, SplitSerial, Threads};
+    use super::super::testkit::{planned_panic, sizes, Rng, SplitSerial, Threads};
     use super::*;
 
     #[test]
@@ -559,13 +559,14 @@ mod tests {
         let n = if cfg!(miri) { 200 } else { 50_000 };
         let mut rng = Rng(8);
         let keys = rng.vec(n, 1 << 30);
-        for panic_after in [0usize, 5, 100, 1000, 70_000, 300_000] {
+        // The points are those of `n` = 50,000 scaled to `n` (the last one: no panic).
+        for panic_after in [0, 5, 100, n / 50, 7 * n / 5, 6 * n] {
             let mut v: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
             let calls = std::sync::atomic::AtomicUsize::new(0);
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let key = |s: &String| {
                     if calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == panic_after {
-                        panic!("key");
+                        planned_panic();
                     }
                     s.parse::<u64>().unwrap()
                 };

@@ -705,7 +705,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::{sizes, Rng, SplitSerial, Threads};
+    use super::super::testkit::{planned_panic, sizes, Rng, SplitSerial, Threads};
     use super::*;
     use crate::Serial;
     use std::sync::atomic::{AtomicIsize, Ordering as AO};
@@ -864,14 +864,16 @@ mod tests {
             .map(|x| x.0)
             .collect();
         // Panics in the scan, at the seams and in the outliers' sort and ranking, and none.
-        for panic_after in [0usize, 50, 5000, 19_990, 20_010, 20_100, 20_400, 100_000] {
+        // Early, in the middle, around the end of the presorted scan (about `n` calls), and
+        // never (the points are those of `n` = 20,000 scaled to `n`).
+        for panic_after in [0, 50, n / 4, n - 10, n + 10, n + 100, n + 400, 5 * n] {
             let live = Arc::new(AtomicIsize::new(0));
             let mut v: Vec<Counted> = keys.iter().map(|&k| Counted::new(k, &live)).collect();
             let calls = AtomicIsize::new(0);
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 sort_by(&mut Threads::new(), &mut v, |a: &Counted, b: &Counted| {
                     if calls.fetch_add(1, AO::Relaxed) as usize == panic_after {
-                        panic!("cmp");
+                        planned_panic();
                     }
                     a.0.cmp(&b.0)
                 })
@@ -912,7 +914,7 @@ mod tests {
                 let calls = AtomicIsize::new(0);
                 let hit = || {
                     if calls.fetch_add(1, AO::Relaxed) as usize == panic_after {
-                        panic!("cmp");
+                        planned_panic();
                     }
                 };
                 let cmp = |a: &u64, b: &u64| {
@@ -956,9 +958,23 @@ mod tests {
         let n = if cfg!(miri) { 150 } else { 20_000 };
         let mut rng = Rng(13);
         let keys = rng.vec(n, 1 << 20);
-        for panic_after in [
-            0usize, 10, 15, 100, 1000, 1001, 30_000, 30_001, 200_000, 200_001,
-        ] {
+        // Early, in the middle and near the end of the sort (the points are those of
+        // `n` = 20,000 scaled to `n`, so that Miri's smaller runs panic too).
+        for (i, panic_after) in [
+            0,
+            10,
+            15,
+            100,
+            n / 20,
+            n / 20 + 1,
+            3 * n / 2,
+            3 * n / 2 + 1,
+            10 * n,
+            10 * n + 1,
+        ]
+        .into_iter()
+        .enumerate()
+        {
             for stable in [true, false] {
                 let live = Arc::new(AtomicIsize::new(0));
                 let mut v: Vec<Counted> = keys.iter().map(|&k| Counted::new(k, &live)).collect();
@@ -966,12 +982,12 @@ mod tests {
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let cmp = |a: &Counted, b: &Counted| {
                         if calls.fetch_add(1, AO::Relaxed) as usize == panic_after {
-                            panic!("cmp");
+                            planned_panic();
                         }
                         a.0.cmp(&b.0)
                     };
                     // `SplitSerial` never runs `b` once `a` panicked; `Threads` always does.
-                    match (stable, panic_after % 20 == 0) {
+                    match (stable, i % 2 == 0) {
                         (true, true) => sort_by(&mut Threads::new(), &mut v, cmp),
                         (true, false) => sort_by(&mut SplitSerial { morsel: 64 }, &mut v, cmp),
                         (false, true) => sort_unstable_by(&mut Threads::new(), &mut v, cmp),
@@ -1085,7 +1101,7 @@ mod tests {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 sort_by(&mut Threads::new(), &mut v, |a: &Counted, b: &Counted| {
                     if calls.fetch_add(1, AO::Relaxed) as usize == panic_at {
-                        panic!("cmp");
+                        planned_panic();
                     }
                     random(a, b)
                 })
@@ -1259,7 +1275,7 @@ mod tests {
                     let calls = AtomicIsize::new(0);
                     let cmp = |a: &Counted, b: &Counted| {
                         if calls.fetch_add(1, AO::Relaxed) as usize == panic_after {
-                            panic!("cmp");
+                            planned_panic();
                         }
                         a.0.cmp(&b.0)
                     };
