@@ -19,13 +19,18 @@ pub const OTHER_CPU_HIGH: f64 = 0.25;
 /// One reading of the machine's load.
 #[derive(Debug, Clone, Copy)]
 pub struct Sample {
-    at: Instant,
+    /// When it was read.
+    #[doc(hidden)]
+    pub at: Instant,
     /// The 1-minute load average.
-    loadavg: Option<f64>,
+    #[doc(hidden)]
+    pub loadavg: Option<f64>,
     /// Jiffies every CPU spent busy (not idle, not waiting for I/O), since boot.
-    busy: Option<u64>,
+    #[doc(hidden)]
+    pub busy: Option<u64>,
     /// Jiffies this process (and its waited-for children) spent on a CPU.
-    own: Option<u64>,
+    #[doc(hidden)]
+    pub own: Option<u64>,
 }
 
 impl Sample {
@@ -159,13 +164,15 @@ pub fn table(loads: &[SectionLoad]) -> crate::report::Table {
 }
 
 /// The first field of `/proc/loadavg`.
-fn parse_loadavg(s: &str) -> Option<f64> {
+#[doc(hidden)]
+pub fn parse_loadavg(s: &str) -> Option<f64> {
     s.split_whitespace().next()?.parse().ok()
 }
 
 /// The busy jiffies of `/proc/stat`'s `cpu` line: user, nice, system, irq, softirq and steal
 /// (idle and iowait left out; guest time is already inside user).
-fn parse_stat_busy(s: &str) -> Option<u64> {
+#[doc(hidden)]
+pub fn parse_stat_busy(s: &str) -> Option<u64> {
     let line = s.lines().find(|l| l.starts_with("cpu "))?;
     let v: Vec<u64> = line
         .split_whitespace()
@@ -178,69 +185,12 @@ fn parse_stat_busy(s: &str) -> Option<u64> {
 
 /// utime + stime + cutime + cstime of `/proc/self/stat` (fields 14 to 17, counted after
 /// the command name, which may hold spaces and parentheses).
-fn parse_self_stat(s: &str) -> Option<u64> {
+#[doc(hidden)]
+pub fn parse_self_stat(s: &str) -> Option<u64> {
     let rest = &s[s.rfind(')')? + 1..];
     // Fields from 3 (state) on; utime is field 14.
     let f: Vec<&str> = rest.split_whitespace().collect();
     (11..15)
         .map(|i| f.get(i)?.parse::<i64>().ok().map(|x| x.max(0) as u64))
         .sum()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn proc_files_parse() {
-        assert_eq!(parse_loadavg("2.50 1.10 0.90 3/512 12345\n"), Some(2.5));
-        let stat = "cpu  100 5 50 1000 20 3 2 1 0 0\ncpu0 50 2 25 500 10 1 1 0 0 0\n";
-        assert_eq!(parse_stat_busy(stat), Some(100 + 5 + 50 + 3 + 2 + 1));
-        let me = "4242 (splitsteal (x) y) R 1 2 3 4 5 6 7 8 9 10 70 30 4 6 20 0 3 0";
-        assert_eq!(parse_self_stat(me), Some(70 + 30 + 4 + 6));
-        assert_eq!(parse_loadavg(""), None);
-        assert_eq!(parse_stat_busy("intr 1 2\n"), None);
-    }
-
-    #[test]
-    fn other_processes_cpu_and_the_flag() {
-        let t0 = Instant::now();
-        let at = |s: f64| t0 + std::time::Duration::from_secs_f64(s);
-        let a = Sample {
-            at: at(0.0),
-            loadavg: Some(0.5),
-            busy: Some(1000),
-            own: Some(400),
-        };
-        // Over 2 s at 100 ticks/s: the machine 300 busy ticks, this process 250 of them.
-        let b = Sample {
-            at: at(2.0),
-            loadavg: Some(1.5),
-            busy: Some(1300),
-            own: Some(650),
-        };
-        let l = SectionLoad::between("suite", &a, &b, 2, 100.0);
-        assert!((l.other_cpu.unwrap() - 0.25).abs() < 1e-9, "{l:?}");
-        assert!(!l.high, "0.25 CPU is not above the threshold");
-        let c = Sample {
-            busy: Some(1400),
-            ..b
-        };
-        let l = SectionLoad::between("suite", &a, &c, 2, 100.0);
-        assert!(
-            (l.other_cpu.unwrap() - 0.75).abs() < 1e-9 && l.high,
-            "{l:?}"
-        );
-        // A load average above the CPU count flags the section alone.
-        assert!(SectionLoad::new("iter", 1.0, Some(0.1), Some(2.5), Some(0.0), 2).high);
-        assert!(!SectionLoad::new("iter", 1.0, Some(0.1), Some(1.9), Some(0.1), 2).high);
-        // Without /proc nothing is flagged.
-        assert!(!SectionLoad::new("iter", 1.0, None, None, None, 2).high);
-        assert_eq!(l.row()[4], "HIGH");
-        // A real reading works here (Linux).
-        let s = Sample::now();
-        if std::path::Path::new("/proc/stat").exists() {
-            assert!(s.busy.is_some() && s.own.is_some() && s.loadavg.is_some());
-        }
-    }
 }

@@ -196,7 +196,8 @@ const NQ_ANSWERS: [u64; NQ_MAX + 1] = [
 
 /// The boards that extend `board` (queens in columns `0..x`) with a queen in column `x`
 /// that no earlier queen attacks (the suite's child loop, shared by every runtime).
-fn nq_children(n: usize, x: usize, board: &Board) -> Vec<Board> {
+#[doc(hidden)]
+pub fn nq_children(n: usize, x: usize, board: &Board) -> Vec<Board> {
     let mut children = Vec::new();
     for y in 0..n as i32 {
         let safe = (0..x).all(|c| {
@@ -599,13 +600,16 @@ enum Job<'a> {
 // Inputs and checks
 
 /// A program's inputs (matmul's matrices) and reference.
-struct Input {
-    program: Program,
-    /// matmul: `a`, `b` (row-major, n×n).
-    a: Vec<i32>,
-    b: Vec<i32>,
+#[doc(hidden)]
+pub struct Input {
+    /// The program.
+    pub program: Program,
+    /// matmul: `a` (row-major, n×n).
+    pub a: Vec<i32>,
+    /// matmul: `b` (row-major, n×n).
+    pub b: Vec<i32>,
     /// matmul: the exact product when n ≤ 256 (else verified by Freivalds' checks only).
-    exact: Option<Vec<i32>>,
+    pub exact: Option<Vec<i32>>,
 }
 
 /// Small non-constant matrix entries in `-5..=5` and `-4..=4`.
@@ -652,7 +656,8 @@ fn vec_mat(y: &[i64], m: &[i32], n: usize) -> Vec<i64> {
 }
 
 impl Input {
-    fn new(program: Program) -> Input {
+    /// The inputs and reference of `program`.
+    pub fn new(program: Program) -> Input {
         let (a, b, exact) = match program {
             Program::Matmul(n) => {
                 let (a, b) = matmul_inputs(n);
@@ -670,7 +675,7 @@ impl Input {
     }
 
     /// A zeroed output matrix for matmul (empty for the others).
-    fn output(&self) -> Vec<i32> {
+    pub fn output(&self) -> Vec<i32> {
         match self.program {
             Program::Matmul(n) => vec![0; n * n],
             _ => Vec::new(),
@@ -688,7 +693,7 @@ impl Input {
     }
 
     /// Checks one run's result (`count`, or the product `c`).
-    fn check(&self, count: u64, c: &[i32]) -> Result<(), String> {
+    pub fn check(&self, count: u64, c: &[i32]) -> Result<(), String> {
         let expect = |want: u64| {
             if count == want {
                 Ok(())
@@ -734,12 +739,30 @@ impl Input {
 }
 
 /// `fib(n)`, iteratively.
-fn fib_reference(n: u64) -> u64 {
+#[doc(hidden)]
+pub fn fib_reference(n: u64) -> u64 {
     let (mut a, mut b) = (0u64, 1u64);
     for _ in 0..n {
         (a, b) = (b, a + b);
     }
     a
+}
+
+/// `c += a · b` for `n`×`n` row-major matrices by the rayon version of the matmul program,
+/// for the tests. (`Tile` stays private: it is `Copy`, and two copies must not run at once.)
+#[doc(hidden)]
+pub fn rayon_matmul(a: &[i32], b: &[i32], c: &mut [i32], n: usize) {
+    on_rayon::matmul(Tile::root(a, b, c, n));
+}
+
+/// Only the first group of the quadrant products of [`rayon_matmul`] (a wrong product), for
+/// the tests.
+#[doc(hidden)]
+pub fn rayon_matmul_first_group(a: &[i32], b: &[i32], c: &mut [i32], n: usize) {
+    let t = Tile::root(a, b, c, n);
+    for q in t.groups()[0] {
+        on_rayon::matmul(q);
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -787,16 +810,21 @@ static FORTE: [forte::ThreadPool; FORTE_MAX_THREADS] =
     [const { forte::ThreadPool::new() }; FORTE_MAX_THREADS];
 
 /// The pool of one (runtime, threads) cell.
-enum Pool {
+#[doc(hidden)]
+pub enum Pool {
+    /// A splitsteal pool.
     Splitsteal(splitsteal::ThreadPool),
+    /// A rayon pool.
     Rayon(rayon::ThreadPool),
+    /// A chili pool.
     Chili(chili::ThreadPool),
-    /// One of forte's static pools ([`FORTE`]).
+    /// One of forte's static pools (`FORTE`).
     Forte(&'static forte::ThreadPool),
 }
 
 impl Pool {
-    fn build(rt: Runtime, threads: usize) -> Result<Pool, String> {
+    /// The pool of `rt` with `threads` threads.
+    pub fn build(rt: Runtime, threads: usize) -> Result<Pool, String> {
         Ok(match rt {
             Runtime::Splitsteal(p) => Pool::Splitsteal(
                 splitsteal::ThreadPoolBuilder::new()
@@ -832,7 +860,8 @@ impl Pool {
 }
 
 /// What one run produced.
-struct RunOut {
+#[doc(hidden)]
+pub struct RunOut {
     time: Duration,
     stats: Option<Stats>,
 }
@@ -849,7 +878,8 @@ fn timed<R>(f: impl FnOnce() -> R) -> (Duration, R) {
 /// workers, and both run other jobs on a waiting worker's stack: called from `main`
 /// (8 MiB), nqueens at full size overflowed it on 2026-11-28 and aborted the whole bench.
 /// The thread is made outside the timed region.
-fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+#[doc(hidden)]
+pub fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     std::thread::scope(|scope| {
         let runner = std::thread::Builder::new()
             .name("runtimes-caller".into())
@@ -864,7 +894,8 @@ fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// Runs `input`'s program once on `pool` and checks the result (the check untimed).
-fn run_once(pool: &Pool, input: &Input) -> Result<RunOut, String> {
+#[doc(hidden)]
+pub fn run_once(pool: &Pool, input: &Input) -> Result<RunOut, String> {
     let mut c = input.output();
     let job = input.job(&mut c);
     let res = catch_unwind(AssertUnwindSafe(|| match pool {
@@ -1318,149 +1349,4 @@ fn plots(env: &Env, out: &mut ModeOutput) {
         &bars.title.clone(),
         |p| bars.draw(p),
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// chili's and forte's runs get a calling thread with a `MIN_STACK` stack: a recursion
-    /// 16 MiB deep, twice `main`'s 8 MiB and eight times a test thread's 2 MiB, completes
-    /// there.
-    #[test]
-    fn the_calling_thread_of_chili_and_forte_has_a_big_stack() {
-        #[inline(never)]
-        fn deep(n: usize) -> u64 {
-            let frame = std::hint::black_box([n as u8; 1024]);
-            if n == 0 {
-                return u64::from(frame[0]);
-            }
-            deep(n - 1) + u64::from(std::hint::black_box(frame)[n % 1024])
-        }
-        let levels = (16 << 20) / 1024;
-        assert_eq!(on_big_stack(|| deep(levels)), deep_sum(levels));
-        fn deep_sum(n: usize) -> u64 {
-            (1..=n).map(|k| u64::from(k as u8)).sum()
-        }
-    }
-
-    /// Every program at its test size on every runtime at 1 and 2 threads: the answer
-    /// is right.
-    #[test]
-    fn every_program_is_right_on_every_runtime() {
-        let runtimes = [
-            Runtime::Splitsteal(Policy::default()),
-            Runtime::Rayon,
-            Runtime::Chili,
-            Runtime::Forte,
-        ];
-        for program in Program::all(Size::Test) {
-            let input = Input::new(program);
-            for rt in runtimes {
-                for threads in [1, 2] {
-                    let pool = Pool::build(rt, threads).unwrap();
-                    let out = run_once(&pool, &input);
-                    assert!(
-                        out.is_ok(),
-                        "{} on {}@{threads}: {:?}",
-                        program.name(),
-                        rt.label(),
-                        out.err()
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn checks_reject_wrong_answers() {
-        let fib = Input::new(Program::Fib(18));
-        assert!(fib.check(2584, &[]).is_ok());
-        assert!(fib.check(2583, &[]).is_err());
-        let sky = Input::new(Program::Skynet(8));
-        assert!(sky.check(4_999_999_950_000_000, &[]).is_ok());
-        assert!(sky.check(4_999_999_950_000_001, &[]).is_err());
-        let nq = Input::new(Program::Nqueens(14));
-        assert!(nq.check(365_596, &[]).is_ok());
-        assert!(nq.check(365_595, &[]).is_err());
-        // matmul: the exact check and Freivalds' (what sizes above 256 get) both catch one
-        // wrong element and a missing quadrant product.
-        let n = 64;
-        let exact = Input::new(Program::Matmul(n));
-        assert!(exact.exact.is_some());
-        let freivalds = Input {
-            exact: None,
-            ..Input::new(Program::Matmul(n))
-        };
-        for (which, mm) in [("exact", exact), ("Freivalds", freivalds)] {
-            let mut c = mm.output();
-            on_rayon::matmul(Tile::root(&mm.a, &mm.b, &mut c, n));
-            assert!(mm.check(0, &c).is_ok(), "{which}");
-            let mut wrong = c.clone();
-            wrong[n * n / 2 + 3] += 1;
-            assert!(mm.check(0, &wrong).is_err(), "{which}");
-            // Only the first group of quadrant products.
-            let mut half = mm.output();
-            let t = Tile::root(&mm.a, &mm.b, &mut half, n);
-            for q in t.groups()[0] {
-                on_rayon::matmul(q);
-            }
-            assert!(mm.check(0, &half).is_err(), "{which}");
-        }
-    }
-
-    #[test]
-    fn the_serial_children_and_references_are_the_suites() {
-        // Skynet's sum for 10^8 leaves is the suite's constant.
-        let leaves = 10u64.pow(8);
-        assert_eq!((leaves - 1) * leaves / 2, 4_999_999_950_000_000);
-        assert_eq!(fib_reference(39), 63_245_986);
-        // The first column of an 8-board: every row is a placement.
-        assert_eq!(nq_children(8, 0, &[0; NQ_MAX]).len(), 8);
-        // After a queen at row 0 of column 0, rows 0 and 1 of column 1 are attacked.
-        let mut b = [0; NQ_MAX];
-        b[0] = 0;
-        assert_eq!(nq_children(8, 1, &b).len(), 6);
-    }
-
-    fn rec(w: &str, s: &str, t: usize, m: f64) -> Record {
-        let mut r = Record::new(EXPERIMENT, w, "", s, t);
-        r.set_times(vec![m, m, m]);
-        r.verified = true;
-        r
-    }
-
-    #[test]
-    fn mean_ratio_to_best_is_the_suites_metric() {
-        let mut recs = vec![
-            rec("fib", "rayon", 1, 2.0),
-            rec("fib", "chili", 1, 1.0),
-            rec("skynet", "rayon", 1, 1.0),
-            rec("skynet", "chili", 1, 3.0),
-            rec("fib", "rayon", 2, 1.0),
-        ];
-        let mut bad = Record::new(EXPERIMENT, "fib", "", "chili", 2);
-        bad.error = Some("got 1, expected 2".into());
-        recs.push(bad);
-        fill_ratios_to_best(&mut recs);
-        // rayon: (2/1 + 1/1) / 2 = 1.5; chili: (1 + 3) / 2 = 2.
-        assert_eq!(recs[0].extra["mean_ratio_to_best"], 1.5);
-        assert_eq!(recs[1].extra["mean_ratio_to_best"], 2.0);
-        assert_eq!(recs[3].extra["ratio_to_best"], 3.0);
-        // The failed cell has no ratio; rayon is best alone at 2 threads.
-        assert!(!recs[5].extra.contains_key("ratio_to_best"));
-        assert_eq!(recs[4].extra["ratio_to_best"], 1.0);
-        let tabs = tables(&recs);
-        assert_eq!(tabs.len(), 3);
-        let at1 = &tabs[1];
-        let last = at1.rows.last().unwrap();
-        assert_eq!(last[0], "mean ratio to best");
-        assert_eq!(last[2..], ["1.50×", "2.00×", "rayon"]);
-        assert_eq!(at1.rows[0].last().unwrap(), "chili");
-        assert!(tabs[2].rows[0].contains(&"FAILED".to_string()));
-        assert!(tabs[0]
-            .notes
-            .iter()
-            .any(|n| n.starts_with("FAILED: fib on chili@2")));
-    }
 }
