@@ -53,7 +53,9 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 pub struct Dag {
     succ: Vec<[u32; 2]>,
-    indeg: Vec<u8>,
+    /// The in-degree of each node.
+    #[doc(hidden)]
+    pub indeg: Vec<u8>,
     sink: u32,
     span: u64,
     forks: u64,
@@ -312,27 +314,34 @@ impl DagRunStats {
 
 /// A (split) deque. For CWS the private part is always empty (`obot == pbot`).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Deque {
+#[doc(hidden)]
+pub struct Deque {
     entries: Vec<u32>,
-    top: usize,
+    /// ABP's `top`: the index of the oldest node, the next one a thief takes.
+    pub top: usize,
     /// officialBottom (ABP's `bot` for CWS).
-    obot: usize,
+    pub obot: usize,
     /// privateBottom.
-    pbot: usize,
+    pub pbot: usize,
     /// Step in which a thief last removed the top node (for ABORT on contention).
     top_taken: u64,
 }
 
 /// Result of a steal attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Steal {
+#[doc(hidden)]
+pub enum Steal {
+    /// The thief took this node.
     Got(u32),
+    /// No exposed node.
     Empty,
+    /// Another thief took the top node in the same step: the CAS failed.
     Abort,
 }
 
 impl Deque {
-    pub(crate) fn clear(&mut self) {
+    /// Empties the deque, as at the start of a run.
+    pub fn clear(&mut self) {
         self.top = 0;
         self.obot = 0;
         self.pbot = 0;
@@ -348,25 +357,25 @@ impl Deque {
     }
 
     /// Whether the deque holds no node at all.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.pbot == self.obot && self.obot <= self.top
     }
 
     /// CWS pushBottom (public) — free.
-    pub(crate) fn push_public(&mut self, n: u32) {
+    pub fn push_public(&mut self, n: u32) {
         self.store(self.obot, n);
         self.obot += 1;
         self.pbot = self.obot;
     }
 
     /// LCWS PUSH (private) — free.
-    fn push_private(&mut self, n: u32) {
+    pub fn push_private(&mut self, n: u32) {
         self.store(self.pbot, n);
         self.pbot += 1;
     }
 
     /// LCWS POP — free; `None` is RACE.
-    fn pop_private(&mut self) -> Option<u32> {
+    pub fn pop_private(&mut self) -> Option<u32> {
         if self.pbot == self.obot {
             return None;
         }
@@ -375,7 +384,7 @@ impl Deque {
     }
 
     /// LCWS UPDATEBOTTOM; returns whether a node was exposed.
-    fn update_bottom(&mut self) -> bool {
+    pub fn update_bottom(&mut self) -> bool {
         if self.pbot > self.obot {
             self.obot += 1;
             true
@@ -385,7 +394,7 @@ impl Deque {
     }
 
     /// ABP popBottom / LCWS POPBOTTOM on the public part (precondition: private part empty).
-    pub(crate) fn pop_bottom(&mut self, s: &mut DagRunStats) -> Option<u32> {
+    pub fn pop_bottom(&mut self, s: &mut DagRunStats) -> Option<u32> {
         debug_assert_eq!(self.pbot, self.obot);
         if self.obot == 0 {
             return None; // line 37: nothing exposed since the last reset, no fence
@@ -413,7 +422,7 @@ impl Deque {
     }
 
     /// popTop / POPTOP by a thief at step `step`.
-    pub(crate) fn pop_top(&mut self, step: u64, s: &mut DagRunStats) -> Steal {
+    pub fn pop_top(&mut self, step: u64, s: &mut DagRunStats) -> Steal {
         if self.obot <= self.top {
             return Steal::Empty;
         }
@@ -572,159 +581,5 @@ impl DagMeans {
             steal_attempts: m(&|r| r.steal_attempts),
             successful_steals: m(&|r| r.successful_steals),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn regular_dag_shape() {
-        for d in 0..8 {
-            let g = Dag::regular(d);
-            assert_eq!(g.work(), 3 * (1 << d) - 2);
-            assert_eq!(g.span(), 2 * d as u64 + 1);
-            assert_eq!(g.forks(), (1 << d) - 1);
-            assert_eq!(g.successors(g.sink()).count(), 0);
-        }
-    }
-
-    #[test]
-    fn irregular_dag_is_well_formed() {
-        for seed in 0..20 {
-            let g = Dag::irregular(80, 0.05, seed, 1 << 22).unwrap();
-            // Exactly one node with in-degree 0 (the root) and one with out-degree 0 (the sink).
-            let roots = (0..g.work() as u32)
-                .filter(|&n| g.indeg[n as usize] == 0)
-                .count();
-            let sinks = (0..g.work() as u32)
-                .filter(|&n| g.successors(n).count() == 0)
-                .count();
-            assert_eq!((roots, sinks), (1, 1));
-            // The span is the thread depth plus one join per fork level on the deepest path.
-            assert!(g.span() >= 80 && g.span() <= 80 + g.forks());
-        }
-        assert!(Dag::irregular(400, 0.5, 1, 10_000).is_err());
-        assert!(Dag::irregular(0, 0.05, 1, 10).is_err());
-        assert!(Dag::irregular(10, 0.0, 1, 10).is_err());
-    }
-
-    fn check_run(g: &Dag, alg: Algorithm, p: usize, seed: u64) -> DagRunStats {
-        let s = simulate(g, alg, p, seed).unwrap();
-        assert_eq!(s.executed, g.work(), "every node executes exactly once");
-        assert!(s.makespan >= g.span());
-        assert!(s.makespan >= g.work().div_ceil(p as u64));
-        assert!(s.successful_steals + s.aborts <= s.steal_attempts);
-        if alg == Algorithm::Lcws {
-            // Each exposure consumes a flag set by an EMPTY steal attempt.
-            assert!(s.exposures <= s.notifications);
-            assert!(s.notifications <= s.steal_attempts);
-        } else {
-            assert_eq!(s.notifications + s.exposures, 0);
-        }
-        s
-    }
-
-    #[test]
-    fn lcws_single_processor_has_no_synchronization() {
-        for g in [
-            Dag::regular(10),
-            Dag::irregular(120, 0.05, 3, 1 << 22).unwrap(),
-        ] {
-            let s = check_run(&g, Algorithm::Lcws, 1, 1);
-            assert_eq!(
-                (s.cas, s.fences, s.notifications, s.exposures),
-                (0, 0, 0, 0)
-            );
-            assert_eq!(s.steal_attempts, 0);
-            assert_eq!(s.makespan, g.work());
-            // CWS pays a fence on every take, even alone: proportional to the work.
-            let c = check_run(&g, Algorithm::Cws, 1, 1);
-            assert_eq!(c.fences, g.forks(), "one popBottom per pushed node");
-            assert!(c.sync() > 0);
-        }
-    }
-
-    #[test]
-    fn correctness_across_processor_counts() {
-        let g = Dag::regular(9);
-        let h = Dag::irregular(100, 0.05, 11, 1 << 22).unwrap();
-        for p in [1usize, 2, 3, 8, 32] {
-            for alg in [Algorithm::Cws, Algorithm::Lcws] {
-                for seed in 0..3 {
-                    check_run(&g, alg, p, seed);
-                    check_run(&h, alg, p, seed);
-                }
-            }
-        }
-        assert!(simulate(&g, Algorithm::Cws, 0, 0).is_err());
-    }
-
-    #[test]
-    fn deque_semantics() {
-        let mut s = DagRunStats::default();
-        let mut d = Deque::default();
-        d.clear();
-        d.push_private(1);
-        d.push_private(2);
-        assert_eq!(
-            d.pop_top(1, &mut s),
-            Steal::Empty,
-            "private nodes are invisible"
-        );
-        assert!(d.update_bottom());
-        assert_eq!(
-            d.pop_top(2, &mut s),
-            Steal::Got(1),
-            "the oldest node is exposed"
-        );
-        assert!(d.update_bottom());
-        assert_eq!(d.pop_top(3, &mut s), Steal::Got(2));
-        assert_eq!(d.pop_private(), None);
-        assert_eq!(d.pop_bottom(&mut s), None);
-        assert!(d.is_empty());
-        d.push_public(5);
-        d.push_public(6);
-        assert_eq!(d.pop_top(4, &mut s), Steal::Got(5));
-        assert_eq!(d.pop_top(4, &mut s), Steal::Abort, "same-step contention");
-        assert_eq!(d.pop_bottom(&mut s), Some(6));
-        assert_eq!(
-            (d.top, d.obot, d.pbot),
-            (0, 0, 0),
-            "reset after the last node"
-        );
-    }
-
-    /// LCWS synchronization follows O(P·T∞) while CWS follows T1 (LCWS paper, Theorem 1, §5).
-    #[test]
-    fn lcws_scales_with_span_cws_with_work() {
-        let p = 8;
-        let runs = 4;
-        let mean = |g: &Dag, alg| {
-            DagMeans::of(
-                &(0..runs)
-                    .map(|s| simulate(g, alg, p, s).unwrap())
-                    .collect::<Vec<_>>(),
-            )
-        };
-        let small = Dag::regular(8);
-        let big = Dag::regular(14);
-        let (ls, lb) = (mean(&small, Algorithm::Lcws), mean(&big, Algorithm::Lcws));
-        let (cs, cb) = (mean(&small, Algorithm::Cws), mean(&big, Algorithm::Cws));
-        // Work grows 64×, span 29/17 ≈ 1.7×.
-        let work_growth = big.work() as f64 / small.work() as f64;
-        assert!(
-            cb.sync / cs.sync > 0.5 * work_growth,
-            "CWS ∝ T1: {cs:?} → {cb:?}"
-        );
-        assert!(lb.sync / ls.sync < 4.0, "LCWS ∝ T∞: {ls:?} → {lb:?}");
-        // Bounded constant in front of P·T∞ (observed ≈ 1–2; the test allows 8).
-        for (g, m) in [(&small, ls), (&big, lb)] {
-            let c = m.sync / (p as f64 * g.span() as f64);
-            assert!(c < 8.0, "LCWS sync / (P·T∞) = {c}");
-            assert!(m.steal_attempts / (p as f64 * g.span() as f64) < 16.0);
-        }
-        assert!(lb.sync * 20.0 < cb.sync, "LCWS far below CWS at depth 14");
     }
 }

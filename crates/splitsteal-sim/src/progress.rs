@@ -45,7 +45,10 @@ impl Progress {
         p
     }
 
-    fn with_mode(label: &str, total: u64, on_terminal: bool) -> Progress {
+    /// [`Progress::start`] with the terminal test's answer given: a bar if `on_terminal`,
+    /// else lines.
+    #[doc(hidden)]
+    pub fn with_mode(label: &str, total: u64, on_terminal: bool) -> Progress {
         let bar = if on_terminal {
             let bar = ProgressBar::new(total);
             bar.set_style(
@@ -85,7 +88,8 @@ impl Progress {
     }
 
     /// "label: done/total runs (x%), elapsed, ETA".
-    fn line(&self, done: u64) -> String {
+    #[doc(hidden)]
+    pub fn line(&self, done: u64) -> String {
         let secs = self.start.elapsed().as_secs_f64();
         let pct = 100.0 * done as f64 / self.total.max(1) as f64;
         let eta = if done > 0 {
@@ -130,29 +134,5 @@ pub fn human_secs(s: f64) -> String {
     } else {
         let h = (s / 3600.0).floor();
         format!("{h:.0} h {:02.0} min", ((s - 3600.0 * h) / 60.0).floor())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_count_and_estimate() {
-        let p = Progress::with_mode("sweep", 10, false);
-        for _ in 0..4 {
-            p.inc();
-        }
-        let l = p.line(4);
-        assert!(l.starts_with("sweep: 4/10 runs (40%)"), "{l}");
-        assert!(l.contains("ETA"), "{l}");
-        assert!(!p.line(0).contains("ETA"));
-    }
-
-    #[test]
-    fn durations_read_well() {
-        assert_eq!(human_secs(4.31), "4.3 s");
-        assert_eq!(human_secs(185.0), "3 min 05 s");
-        assert_eq!(human_secs(3720.0), "1 h 02 min");
     }
 }
