@@ -559,7 +559,8 @@ mod tests {
         let n = if cfg!(miri) { 200 } else { 50_000 };
         let mut rng = Rng(8);
         let keys = rng.vec(n, 1 << 30);
-        // The points are those of `n` = 50,000 scaled to `n` (the last one: no panic).
+        // The points are those of `n` = 50,000 scaled to `n`, so that Miri's smaller runs
+        // panic too.
         for panic_after in [0, 5, 100, n / 50, 7 * n / 5, 6 * n] {
             let mut v: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
             let calls = std::sync::atomic::AtomicUsize::new(0);
