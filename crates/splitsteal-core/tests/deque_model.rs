@@ -6,6 +6,9 @@
 //! down to index 0 there otherwise; Chase-Lev's capacity after every grow and shrink; the
 //! split deque's public and private parts).
 
+// proptest is not a dev-dependency under loom or Miri (see Cargo.toml).
+#![cfg(not(any(loom, miri)))]
+
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 

@@ -4,6 +4,9 @@
 //! thread-spawning context and splitsteal pools of every policy; plus a few inputs of
 //! millions of elements, and panics in user closures.
 
+// proptest is not a dev-dependency under Miri (see Cargo.toml).
+#![cfg(not(miri))]
+
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
