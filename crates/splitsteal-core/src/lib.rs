@@ -99,6 +99,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod broadcast;
+mod configuration;
 pub mod deque;
 mod exposure;
 pub mod fork;
@@ -131,6 +132,8 @@ mod yielding;
 pub use mailbox::bench_support;
 
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
+#[allow(deprecated)]
+pub use configuration::{initialize, Configuration};
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
 pub use join::{join, join_context, FnContext};

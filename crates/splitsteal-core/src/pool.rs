@@ -4,6 +4,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::fmt;
 use std::io;
+use std::panic::{self, AssertUnwindSafe};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -87,12 +88,13 @@ impl fmt::Display for BuildError {
             }
             BuildError::Signal(m) => write!(f, "cannot set up the exposure signal: {m}"),
             BuildError::Spawn(e) => write!(f, "cannot spawn a worker thread: {e}"),
+            // These two are rayon-core's words, which its users may compare.
             BuildError::GlobalAlreadyInitialized => {
-                f.write_str("the global thread pool has already been initialized")
+                f.write_str("The global thread pool has already been initialized.")
             }
-            BuildError::CurrentThreadAlreadyInPool => f.write_str(
-                "use_current_thread: the current thread is already a worker of a thread pool",
-            ),
+            BuildError::CurrentThreadAlreadyInPool => {
+                f.write_str("The current thread is already part of another thread pool.")
+            }
         }
     }
 }
@@ -616,11 +618,22 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// Deprecated, as in rayon-core, where it asks workers to run their own spawned jobs
+    /// oldest first, as an execution hint with no guaranteed order. Here it is accepted and
+    /// changes nothing: a worker takes its own newest job first under every policy (an LCWS
+    /// deque's private part only works from its bottom). [`scope_fifo`](crate::scope_fifo)
+    /// and [`spawn_fifo`](crate::spawn_fifo) give the oldest-first order, as rayon-core
+    /// advises.
+    #[deprecated(note = "use `scope_fifo` and `spawn_fifo` for similar effect")]
+    pub fn breadth_first(self) -> Self {
+        self
+    }
+
     /// Sets a closure that takes a worker's index and returns its thread's name (default
     /// `splitsteal-<policy>-<index>`). It is called once per worker, in index order, on the
-    /// thread that builds the pool, before any worker is spawned: a panic in it propagates
-    /// from [`build`](Self::build) and starts nothing. A name containing a NUL byte makes
-    /// `build` fail.
+    /// thread that builds the pool, just before that worker is spawned (as in rayon). A panic
+    /// in it propagates from [`build`](Self::build), and a name containing a NUL byte makes
+    /// `build` fail; either way the workers already started are stopped first.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;
@@ -666,7 +679,12 @@ impl<S> ThreadPoolBuilder<S> {
     ///     })
     ///     .build()
     ///     .unwrap();
-    /// drop(pool); // joins the workers
+    /// drop(pool);
+    /// // The drop does not wait for threads that run handlers (see `ThreadPool`): the
+    /// // handler, and its clone of `started`, go when the last worker has exited.
+    /// while Arc::strong_count(&started) > 1 {
+    ///     std::thread::yield_now();
+    /// }
     /// assert_eq!(started.load(Ordering::SeqCst), 3);
     /// ```
     pub fn start_handler<H>(mut self, start_handler: H) -> Self
@@ -679,9 +697,9 @@ impl<S> ThreadPoolBuilder<S> {
 
     /// Sets a callback run on each worker thread when it exits, with the worker's index,
     /// after the worker has stopped looking for work (the pool is being dropped). Dropping a
-    /// [`ThreadPool`] waits for it (unless the pool is dropped on one of its own workers); the
-    /// global pool's workers never exit. Inside it, [`current_thread_index`] is still the
-    /// worker's index.
+    /// [`ThreadPool`] does not wait for it (as in rayon: the handler may wait for the
+    /// dropping thread); the global pool's workers never exit. Inside it,
+    /// [`current_thread_index`] is still the worker's index.
     ///
     /// If it panics, the panic goes to the [`panic_handler`](Self::panic_handler) (with none,
     /// the process aborts); if that returns, the thread exits normally.
@@ -699,6 +717,10 @@ impl<S> ThreadPoolBuilder<S> {
     ///     .unwrap();
     /// assert!(exited.lock().unwrap().is_empty());
     /// drop(pool);
+    /// // The handler, and its clone of `exited`, go when the last worker has exited.
+    /// while Arc::strong_count(&exited) > 1 {
+    ///     std::thread::yield_now();
+    /// }
     /// let mut exited = exited.lock().unwrap().clone();
     /// exited.sort();
     /// assert_eq!(exited, [0, 1]);
@@ -838,22 +860,20 @@ impl<S> ThreadPoolBuilder<S> {
 
     /// The worker threads' names, from the [`thread_name`](Self::thread_name) closure or
     /// the default; checked before anything is spawned.
-    fn thread_names(&self, config: &Config) -> Result<Vec<String>, BuildError> {
-        let names: Vec<String> = match &self.thread_name {
-            Some(ThreadNamer(namer)) => {
-                let mut namer = namer.borrow_mut();
-                (0..config.num_threads).map(|i| (*namer)(i)).collect()
-            }
-            None => (0..config.num_threads)
-                .map(|i| format!("splitsteal-{}-{i}", config.plan.policy))
-                .collect(),
+    /// Worker `index`'s thread name: the [`thread_name`](Self::thread_name) closure's, else
+    /// `splitsteal-<policy>-<index>`. Called just before that worker is spawned, as in
+    /// rayon (so a closure that panics for worker 5 finds workers 0 to 4 started).
+    fn thread_name_of(&self, config: &Config, index: usize) -> Result<String, BuildError> {
+        let name = match &self.thread_name {
+            Some(ThreadNamer(namer)) => (*namer.borrow_mut())(index),
+            None => format!("splitsteal-{}-{index}", config.plan.policy),
         };
-        if let Some(bad) = names.iter().find(|name| name.contains('\0')) {
+        if name.contains('\0') {
             return Err(BuildError::InvalidConfig(format!(
-                "thread_name: the name {bad:?} contains a NUL byte"
+                "thread_name: the name {name:?} contains a NUL byte"
             )));
         }
-        Ok(names)
+        Ok(name)
     }
 
     fn config(&self) -> Result<Config, BuildError> {
@@ -926,7 +946,6 @@ impl<S> ThreadPoolBuilder<S> {
             return Err(BuildError::CurrentThreadAlreadyInPool);
         }
         let config = self.config()?;
-        let names = self.thread_names(&config)?;
         crate::wakeup::prepare();
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
             .map(|index| {
@@ -941,7 +960,23 @@ impl<S> ThreadPoolBuilder<S> {
         let registry = Arc::new(Registry::new(config, remotes, self.handlers.clone()));
         let mut handles = Vec::with_capacity(locals.len());
         let unrun = Arc::new(AtomicUsize::new(0));
-        for (index, (deque, name)) in locals.into_iter().zip(names).enumerate() {
+        for (index, deque) in locals.into_iter().enumerate() {
+            // A panic in the name closure propagates, after the workers already started
+            // are stopped (as a failed spawn below stops them).
+            let name = panic::catch_unwind(AssertUnwindSafe(|| {
+                self.thread_name_of(&registry.config, index)
+            }));
+            let name = match name {
+                Ok(Ok(name)) => name,
+                Ok(Err(e)) => {
+                    abandon(&registry, index, handles);
+                    return Err(e);
+                }
+                Err(payload) => {
+                    abandon(&registry, index, handles);
+                    panic::resume_unwind(payload);
+                }
+            };
             if index == 0 && self.use_current_thread {
                 // The building thread is worker 0; no start handler runs for it (rayon's
                 // rule: the pool does not manage that thread).
@@ -960,11 +995,7 @@ impl<S> ThreadPoolBuilder<S> {
                 Ok(handle) => handles.extend(handle),
                 Err(e) => {
                     // Stop the workers already started (they are idle), then report.
-                    registry.terminate_partial(index);
-                    crate::worker::end_borrowed_role(&registry);
-                    for h in handles {
-                        let _ = h.join();
-                    }
+                    abandon(&registry, index, handles);
                     return Err(BuildError::Spawn(e));
                 }
             }
@@ -975,11 +1006,7 @@ impl<S> ThreadPoolBuilder<S> {
             let lost = unrun.load(Ordering::Relaxed);
             if lost > 0 {
                 // The workers that do run stop once idle; the lost ones count as stopped.
-                registry.terminate_partial(registry.num_threads() - lost);
-                crate::worker::end_borrowed_role(&registry);
-                for h in handles {
-                    let _ = h.join();
-                }
+                abandon(&registry, registry.num_threads() - lost, handles);
                 return Err(BuildError::Spawn(io::Error::other(format!(
                     "the spawn handler dropped {lost} ThreadBuilder(s) without running them \
                      (or ran them on a thread that is already a worker of a pool, which \
@@ -990,6 +1017,24 @@ impl<S> ThreadPoolBuilder<S> {
         }
         Ok((registry, handles))
     }
+}
+
+/// Stops a pool whose build failed after its first `started` workers were spawned (they are
+/// idle), and joins their `handles` where the [`ThreadPool`]'s drop would.
+fn abandon(registry: &Arc<Registry>, started: usize, handles: Vec<JoinHandle<()>>) {
+    registry.terminate_partial(started);
+    crate::worker::end_borrowed_role(registry);
+    if !runs_user_code_at_exit(registry) {
+        for h in handles {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Whether a stopping worker of `registry` may still run user code that waits for the
+/// thread that stops the pool: a start handler still running, or an exit handler.
+fn runs_user_code_at_exit(registry: &Registry) -> bool {
+    registry.handlers.start.is_some() || registry.handlers.exit.is_some()
 }
 
 impl<S: ThreadSpawn> ThreadPoolBuilder<S> {
@@ -1098,11 +1143,14 @@ pub(crate) fn global_registry() -> &'static Arc<Registry> {
 
 /// A pool of worker threads that run fork-join work under one [`Policy`].
 ///
-/// Dropping the pool stops and joins its threads, unless jobs [spawned](Self::spawn) on it
-/// are still pending: those still run, and the threads exit when the last has finished
-/// (as in rayon). A pool dropped on one of its own threads cannot join itself either: its
-/// threads exit on their own, as do threads started by a
-/// [`spawn_handler`](ThreadPoolBuilder::spawn_handler) (the pool has no handles to them).
+/// Dropping the pool stops its threads; they exit on their own, as in rayon, and the drop
+/// waits for them only when no code of the user's can still run on them and wait for the
+/// dropping thread: with jobs [spawned](Self::spawn) on it still pending (those still run,
+/// and the threads exit when the last has finished) or with a
+/// [`start_handler`](ThreadPoolBuilder::start_handler) or
+/// [`exit_handler`](ThreadPoolBuilder::exit_handler), it returns at once. Nor does a pool
+/// dropped on one of its own threads wait, or one whose threads a
+/// [`spawn_handler`](ThreadPoolBuilder::spawn_handler) started (it has no handles to them).
 pub struct ThreadPool {
     pub(crate) registry: Arc<Registry>,
     handles: Vec<JoinHandle<()>>,
@@ -1118,9 +1166,21 @@ impl fmt::Debug for ThreadPool {
 }
 
 impl ThreadPool {
-    /// A pool with the default configuration ([`ThreadPoolBuilder::new`]).
-    pub fn new() -> Result<ThreadPool, BuildError> {
-        ThreadPoolBuilder::new().build()
+    /// Deprecated in favor of [`ThreadPoolBuilder::build`] (rayon-core's signature: a
+    /// pool of the given [`Configuration`](crate::Configuration)).
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use splitsteal_core as splitsteal;
+    /// let pool = splitsteal::ThreadPool::new(splitsteal::Configuration::new().num_threads(3)).unwrap();
+    /// assert_eq!(pool.current_num_threads(), 3);
+    /// ```
+    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
+    #[allow(deprecated)]
+    pub fn new(
+        configuration: crate::Configuration,
+    ) -> Result<ThreadPool, Box<dyn std::error::Error>> {
+        configuration.into_builder().build().map_err(Box::from)
     }
 
     /// Runs `op` on a worker of this pool and returns its result; `join`, `scope` and the
@@ -1260,10 +1320,12 @@ impl ThreadPool {
 
 impl Drop for ThreadPool {
     /// Lets the workers stop once the last spawned job has finished. With none pending
-    /// they stop now, and the threads are joined (unless the pool is dropped on one of its
-    /// own threads, which cannot join itself). With spawned jobs pending, the threads are
-    /// left to finish them and exit on their own: joining could wait forever for a job
-    /// that waits on the dropping thread (rayon does not join either).
+    /// they stop now, and the threads are joined, unless something the user wrote may
+    /// still run on them: spawned jobs (the threads are left to finish them and exit on
+    /// their own), or a start or exit handler (a handler may wait for the dropping
+    /// thread: rayon-core's own tests have one that waits on a barrier the dropping thread
+    /// reaches only after the drop). rayon never joins. Nor can a pool dropped on one of
+    /// its own threads join itself.
     fn drop(&mut self) {
         let stopped = self.registry.release_live();
         if self.registry.config.use_current_thread {
@@ -1274,7 +1336,7 @@ impl Drop for ThreadPool {
         // SAFETY: a non-null current worker is this thread's own.
         let on_own_thread =
             unsafe { me.as_ref() }.is_some_and(|w| Arc::ptr_eq(&w.registry, &self.registry));
-        if !stopped || on_own_thread {
+        if !stopped || on_own_thread || runs_user_code_at_exit(&self.registry) {
             return;
         }
         for h in self.handles.drain(..) {

@@ -35,6 +35,20 @@ fn seen(index: usize) -> Seen {
     }
 }
 
+/// Waits until `shared` has no other owner: the pool's handlers hold clones of it, and go
+/// when its last worker has exited (a pool with handlers is not joined by its drop, as in
+/// rayon: a handler may wait for the dropping thread).
+fn wait_unshared<T>(shared: &Arc<T>, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Arc::strong_count(shared) > 1 {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: the handlers were never dropped"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 fn sorted(log: &Mutex<Vec<Seen>>) -> Vec<Seen> {
     let mut v = log.lock().unwrap().clone();
     v.sort_by_key(|s| s.index);
@@ -102,7 +116,9 @@ fn handlers_run_once_per_worker_with_its_index_under_every_policy() {
                 exits.lock().unwrap().is_empty(),
                 "{policy} x{threads}: exit handler ran while the pool lives"
             );
-            drop(pool); // joins the workers: every exit handler has returned
+            drop(pool);
+            wait_unshared(&exits, "exits");
+            wait_unshared(&starts, "starts");
             let want: Vec<Seen> = (0..threads)
                 .map(|i| Seen {
                     index: i,
@@ -167,7 +183,9 @@ fn thread_names_come_from_the_closure_under_every_policy() {
 }
 
 #[test]
-fn bad_thread_names_fail_the_build_before_anything_starts() {
+fn bad_thread_names_fail_the_build_after_stopping_the_workers_already_started() {
+    // Names come one worker at a time, just before its spawn (as in rayon): a bad first
+    // name starts nothing.
     let started = Arc::new(AtomicUsize::new(0));
     let s = Arc::clone(&started);
     let err = ThreadPoolBuilder::new()
@@ -180,22 +198,78 @@ fn bad_thread_names_fail_the_build_before_anything_starts() {
         .unwrap_err();
     assert!(matches!(err, BuildError::InvalidConfig(_)), "{err:?}");
     assert!(err.to_string().contains("NUL"), "{err}");
-    // A panicking name closure propagates from `build`.
-    let r = std::panic::catch_unwind(|| {
-        ThreadPoolBuilder::new()
-            .num_threads(2)
-            .thread_name(|i| {
-                if i == 1 {
-                    panic!("no name")
-                } else {
-                    "ok".into()
-                }
-            })
-            .build()
-    });
-    assert_eq!(panic_message(&*r.unwrap_err()), "no name");
-    std::thread::sleep(Duration::from_millis(50));
+    wait_unshared(&started, "started");
     assert_eq!(started.load(Ordering::SeqCst), 0, "a worker was started");
+    // A closure that fails for worker 3: workers 0 to 2 ran and were stopped, their start
+    // and exit handlers ran, and the panic (or the error) reaches the caller.
+    for panics in [true, false] {
+        let starts = Arc::new(AtomicUsize::new(0));
+        let exits = Arc::new(AtomicUsize::new(0));
+        let (s, e) = (Arc::clone(&starts), Arc::clone(&exits));
+        let build = move || {
+            ThreadPoolBuilder::new()
+                .num_threads(6)
+                .thread_name(move |i| match i {
+                    3 if panics => panic!("no name"),
+                    3 => "nul\0".into(),
+                    _ => format!("ok-{i}"),
+                })
+                .start_handler(move |_| {
+                    s.fetch_add(1, Ordering::SeqCst);
+                })
+                .exit_handler(move |_| {
+                    e.fetch_add(1, Ordering::SeqCst);
+                })
+                .build()
+        };
+        if panics {
+            let r = std::panic::catch_unwind(build);
+            assert_eq!(panic_message(&*r.unwrap_err()), "no name");
+        } else {
+            let err = build().unwrap_err();
+            assert!(matches!(err, BuildError::InvalidConfig(_)), "{err:?}");
+        }
+        wait_unshared(&starts, "starts");
+        wait_unshared(&exits, "exits");
+        let counts = (starts.load(Ordering::SeqCst), exits.load(Ordering::SeqCst));
+        assert_eq!(counts, (3, 3), "panics: {panics}");
+    }
+}
+
+/// rayon-core's own tests wait in a start or exit handler for the thread that built or
+/// dropped the pool, which reaches the wait only once `build` or the drop has returned.
+#[test]
+fn handlers_may_wait_for_the_thread_that_builds_and_drops_the_pool_under_every_policy() {
+    for &policy in Policy::ALL {
+        // On a thread of its own, watched: a drop that waited for the handlers would never
+        // return.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let threads = 3;
+            let started = Arc::new(std::sync::Barrier::new(threads + 1));
+            let exited = Arc::new(std::sync::Barrier::new(threads + 1));
+            let (s, e) = (Arc::clone(&started), Arc::clone(&exited));
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .policy(policy)
+                .start_handler(move |_| {
+                    s.wait();
+                })
+                .exit_handler(move |_| {
+                    e.wait();
+                })
+                .build()
+                .unwrap();
+            // Dropped before the start handlers can return: the drop must not wait for them.
+            drop(pool);
+            started.wait();
+            exited.wait();
+            done.send(()).unwrap();
+        });
+        finished
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("{policy}: deadlock between the drop and the handlers"));
+    }
 }
 
 #[test]
@@ -214,6 +288,7 @@ fn panics_in_start_and_exit_handlers_reach_the_panic_handler_under_every_policy(
         // The workers started normally once the panic handler returned.
         assert_eq!(pool.install(|| fib(18)), fib_seq(18), "{policy}");
         drop(pool);
+        wait_unshared(&caught, "caught");
         let mut caught = caught.lock().unwrap().clone();
         caught.sort();
         assert_eq!(
@@ -536,6 +611,10 @@ fn use_current_thread_ends_when_the_pool_is_dropped_elsewhere_or_the_thread_exit
                 .unwrap();
             assert_eq!(pool.install(|| fib(18)), fib_seq(18), "{policy}");
             std::thread::spawn(move || drop(pool)).join().unwrap();
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while exits.load(Ordering::SeqCst) < 1 && Instant::now() < deadline {
+                std::thread::yield_now();
+            }
             assert_eq!(exits.load(Ordering::SeqCst), 1, "{policy}: worker 1 exited");
             assert_eq!(current_thread_index(), None, "{policy}");
             // Usable for a new pool right away.
@@ -604,7 +683,11 @@ fn use_current_thread_on_a_worker_is_an_error_and_a_mid_operation_drop_waits() {
         matches!(err, BuildError::CurrentThreadAlreadyInPool),
         "{err}"
     );
-    assert!(err.to_string().contains("use_current_thread"), "{err}");
+    // rayon-core's words, which its users may compare.
+    assert_eq!(
+        err.to_string(),
+        "The current thread is already part of another thread pool."
+    );
     std::thread::spawn(|| {
         let pool = ThreadPoolBuilder::new()
             .num_threads(2)

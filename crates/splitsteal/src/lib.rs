@@ -108,3 +108,5 @@ pub use splitsteal_core::{
     StartLatencies, Stats, SyncCounts, TaskStart, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
     ThreadPoolBuilder, Yield,
 };
+#[allow(deprecated)]
+pub use splitsteal_core::{initialize, Configuration};
