@@ -136,55 +136,42 @@ def log(msg=""):
 def cargo_home():
     return Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
 
-def find_rayon_src(name=RAYON):
+def unpacked(name):
+    """`name`'s published source: the cargo cache's unpacked copy, else its .crate archive
+    unpacked under WORK (cargo fetch may leave only the archive); None if neither exists."""
     hits = sorted((cargo_home() / "registry" / "src").glob(f"*/{name}"))
-    return hits[0] if hits else None
-
-def find_core_src():
-    """rayon-core's sources: a dependency of rayon, so `cargo fetch` of rayon brings them."""
-    src = find_rayon_src(CORE)
-    if src:
-        return src
-    crates = sorted((cargo_home() / "registry" / "cache").glob(f"*/{CORE}.crate"))
+    if hits:
+        return hits[0]
+    crates = sorted((cargo_home() / "registry" / "cache").glob(f"*/{name}.crate"))
     if not crates:
-        fetch_rayon_src()
-        src = find_rayon_src(CORE)
-        if src:
-            return src
-        crates = sorted((cargo_home() / "registry" / "cache").glob(f"*/{CORE}.crate"))
-    if not crates:
-        die(f"neither registry/src/*/{CORE} nor its .crate exists after cargo fetch")
-    dest = WORK / "rayon-core-src"
+        return None
+    dest = WORK / f"{name}-src"
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     with tarfile.open(crates[0]) as t:
         t.extractall(dest, filter="data")
-    return dest / CORE
+    return dest / name
 
-def fetch_rayon_src():
+def rayon_sources():
+    """rayon's and rayon-core's sources; one `cargo fetch` of rayon brings both when they are
+    not in the cache (rayon-core is rayon's dependency)."""
+    src, core = unpacked(RAYON), unpacked(CORE)
+    if src and core:
+        return src, core
     fetch = WORK / "fetch"
     (fetch / "src").mkdir(parents=True, exist_ok=True)
     (fetch / "Cargo.toml").write_text(
         '[package]\nname = "rayon-tests-fetch"\nversion = "0.0.0"\nedition = "2021"\n'
         'publish = false\n\n[dependencies]\nrayon = "=1.12.0"\n\n[workspace]\n')
     (fetch / "src" / "lib.rs").write_text("")
-    log(f"{RAYON} is not in {cargo_home()}/registry/src: running cargo fetch")
+    log(f"{RAYON} or {CORE} is not in {cargo_home()}/registry: running cargo fetch")
     r = subprocess.run(["cargo", "fetch", "--manifest-path", str(fetch / "Cargo.toml")])
     if r.returncode != 0:
         die("cargo fetch of rayon =1.12.0 failed (see above)")
-    src = find_rayon_src()
-    if src:
-        return src
-    # cargo fetch may leave only the .crate archive: unpack it ourselves.
-    crates = sorted((cargo_home() / "registry" / "cache").glob(f"*/{RAYON}.crate"))
-    if not crates:
-        die(f"cargo fetch succeeded but neither registry/src/*/{RAYON} nor its .crate exists")
-    dest = WORK / "rayon-src"
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    with tarfile.open(crates[0]) as t:
-        t.extractall(dest, filter="data")
-    return dest / RAYON
+    src, core = unpacked(RAYON), unpacked(CORE)
+    if not (src and core):
+        die(f"cargo fetch succeeded but {RAYON} or {CORE} is neither in registry/src nor cached")
+    return src, core
 
 # ---------------------------------------------------------------- source surgery
 ITEM_START = re.compile(r"(#!?\[|//|fn |pub |struct |enum |impl\b|trait |type |const |static |"
@@ -627,10 +614,10 @@ def main():
         run_policies = args.policy or all_policies
 
     WORK.mkdir(parents=True, exist_ok=True)
-    src_root = args.rayon_src or find_rayon_src() or fetch_rayon_src()
+    src_root, core_root = rayon_sources()
+    src_root = args.rayon_src or src_root
     if not (src_root / "tests").is_dir() or not (src_root / "src" / "iter" / "test.rs").exists():
         die(f"{src_root} does not look like {RAYON}'s sources")
-    core_root = find_core_src()
     if not (core_root / "tests").is_dir() or not (core_root / "src" / "join" / "test.rs").exists():
         die(f"{core_root} does not look like {CORE}'s sources")
     log(f"rayon sources: {src_root}")
