@@ -858,8 +858,6 @@ impl<S> ThreadPoolBuilder<S> {
         (builder, spawn_handler)
     }
 
-    /// The worker threads' names, from the [`thread_name`](Self::thread_name) closure or
-    /// the default; checked before anything is spawned.
     /// Worker `index`'s thread name: the [`thread_name`](Self::thread_name) closure's, else
     /// `splitsteal-<policy>-<index>`. Called just before that worker is spawned, as in
     /// rayon (so a closure that panics for worker 5 finds workers 0 to 4 started).
