@@ -5,8 +5,9 @@
 #   scripts/ecosystem-tests.sh [--policy NAME]... [CRATE...]
 #
 # Each crate below implements rayon's traits for its own types through `rayon::iter::plumbing`
-# (hashbrown's and indexmap's parallel iterators) or wraps rayon's (indicatif's progress
-# iterators). The script copies its published source from the cargo cache (fetching it when
+# (the parallel iterators of hashbrown's and indexmap's tables, dashmap's maps and ndarray's
+# arrays) or wraps rayon's (indicatif's progress iterators, rayon-cond's either-parallel-or-
+# serial iterator). The script copies its published source from the cargo cache (fetching it when
 # absent; nothing is committed here) to target/ecosystem/CRATE, changes only its Cargo.toml's
 # rayon dependency into the Cargo rename `rayon = { package = "splitsteal", path = ... }`,
 # then runs the crate's own tests that use rayon, once per policy (SPLITSTEAL_POLICY; the
@@ -17,12 +18,15 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK="$ROOT/target/ecosystem"
 CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
 
-# name version features test-args...
+# name version features test-args... (features "-": none)
 CRATES=(
     "hashbrown 0.17.1 rayon --test rayon"
     "hashbrown 0.17.1 rayon --lib rayon"
     "indexmap 2.14.2 rayon --lib rayon"
     "indicatif 0.18.6 rayon --lib"
+    "dashmap 6.2.1 rayon --lib rayon"
+    "ndarray 0.16.1 rayon --test par_rayon --test par_azip --test par_zip"
+    "rayon-cond 0.4.0 - --doc"
 )
 
 policies=()
@@ -70,6 +74,8 @@ prepare() { # name version
     rm -rf "$dest"
     cp -r "$(source_of "$1" "$2")" "$dest"
     chmod -R u+w "$dest"
+    # A pinned toolchain (dashmap pins one) is not part of the API: use this one.
+    rm -f "$dest/rust-toolchain" "$dest/rust-toolchain.toml"
     python3 - "$dest/Cargo.toml" "$ROOT/crates/splitsteal" <<'PY'
 import re, sys
 path, splitsteal = sys.argv[1], sys.argv[2]
@@ -90,6 +96,7 @@ failed=0
 declare -A prepared=()
 for spec in "${CRATES[@]}"; do
     read -r name version features args <<<"$spec"
+    [ "$features" = - ] && features=""
     if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then
         continue
     fi
@@ -97,8 +104,9 @@ for spec in "${CRATES[@]}"; do
         prepare "$name" "$version"
         prepared[$name]=1
     fi
+    # Built first, to tell a compile error from a failed test (doc tests build as they run).
     # shellcheck disable=SC2086 # $args is a list of cargo arguments
-    if ! (cd "$WORK/$name" && CARGO_TARGET_DIR="$WORK/target" \
+    if [[ " $args " != *" --doc "* ]] && ! (cd "$WORK/$name" && CARGO_TARGET_DIR="$WORK/target" \
         cargo test --release -q --features "$features" $args --no-run 2>"$WORK/$name.build.log"); then
         echo "$name $version ($args): does not compile against splitsteal:"
         grep -E '^error' -A6 "$WORK/$name.build.log" | head -30
@@ -109,8 +117,9 @@ for spec in "${CRATES[@]}"; do
         # shellcheck disable=SC2086
         if out=$(cd "$WORK/$name" && SPLITSTEAL_POLICY=$policy CARGO_TARGET_DIR="$WORK/target" \
             timeout 300 cargo test --release -q --features "$features" $args 2>&1); then
-            summary=$(grep -E '^test result' <<<"$out" | tail -1)
-            echo "$name $version ($args) under $policy: ${summary#test result: }"
+            summary=$(grep -E '^test result' <<<"$out" |
+                awk '{p += $4; f += $6; i += $8} END {print p " passed, " f " failed, " i " ignored"}')
+            echo "$name $version ($args) under $policy: $summary"
         else
             echo "$name $version ($args) under $policy: FAILED"
             grep -E 'panicked|FAILED|^error' <<<"$out" | head -10
