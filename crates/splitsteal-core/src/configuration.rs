@@ -16,8 +16,8 @@ use crate::pool::{ThreadPool, ThreadPoolBuilder};
 /// ```
 /// # #![allow(deprecated)]
 /// # use splitsteal_core as splitsteal;
-/// let pool = splitsteal::ThreadPool::new(splitsteal::Configuration::new().num_threads(2)).unwrap();
-/// assert_eq!(pool.current_num_threads(), 2);
+/// let pool = splitsteal::ThreadPool::new(splitsteal::Configuration::new().num_threads(3)).unwrap();
+/// assert_eq!(pool.current_num_threads(), 3);
 /// ```
 #[deprecated(note = "Use `ThreadPoolBuilder`")]
 #[derive(Default)]
@@ -108,8 +108,8 @@ impl Configuration {
 /// ```
 /// # #![allow(deprecated)]
 /// # use splitsteal_core as splitsteal;
-/// splitsteal::initialize(splitsteal::Configuration::new().num_threads(2)).unwrap();
-/// assert_eq!(splitsteal::current_num_threads(), 2);
+/// splitsteal::initialize(splitsteal::Configuration::new().num_threads(3)).unwrap();
+/// assert_eq!(splitsteal::current_num_threads(), 3);
 /// // The global pool exists now: a second configuration is refused.
 /// assert!(splitsteal::initialize(splitsteal::Configuration::new()).is_err());
 /// ```
