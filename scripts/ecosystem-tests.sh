@@ -40,16 +40,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#policies[@]} -eq 0 ]; then
-    # Policy::ALL's names, from the source (as rayon-tests.sh reads them).
-    mapfile -t policies < <(python3 - "$ROOT/crates/splitsteal-core/src/policy.rs" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-all_ = re.search(r"pub const ALL: &'static \[Policy\] = &\[(.*?)\];", text, re.S).group(1)
-names = dict(re.findall(r"Policy::(\w+)\s*=>\s*\"([^\"]+)\"", text))
-for v in re.findall(r"Policy::(\w+)", all_):
-    print(names[v])
-PY
-)
+    mapfile -t policies < <(python3 "$ROOT/scripts/policy-names.py")
+    [ ${#policies[@]} -gt 0 ] || exit 2
 fi
 
 source_of() { # name version -> path of the unpacked published source
