@@ -27,6 +27,18 @@ CRATES=(
     "dashmap 6.2.1 rayon --lib rayon"
     "ndarray 0.16.1 rayon --test par_rayon --test par_azip --test par_zip"
     "rayon-cond 0.4.0 - --doc"
+    "im 15.1.0 rayon --lib rayon"
+    "petgraph 0.8.3 rayon --test johnson --test page_rank --test graphmap"
+    "nalgebra 0.34.2 rayon,debug,compare,rand,macros --test lib parallel_column_iteration"
+    "jwalk 0.8.1 - --lib --test integration --test detect_deadlock"
+    "tokio-rayon 2.1.0 - --lib"
+)
+
+# Dependencies whose own rayon implementations a crate's rayon code uses (petgraph's graphs
+# hold indexmap's and hashbrown's tables): renamed the same way and patched in, so the whole
+# tree runs on splitsteal. name -> "dep@version ...".
+declare -A PATCHES=(
+    [petgraph]="indexmap@2.14.2 hashbrown@0.15.5"
 )
 
 policies=()
@@ -60,9 +72,10 @@ source_of() { # name version -> path of the unpacked published source
     echo "$hit"
 }
 
-# Copies the crate and renames its rayon dependency (normal and dev) to splitsteal.
-prepare() { # name version
-    local dest="$WORK/$1"
+# Copies the crate to $3 (default $WORK/name) and renames its rayon dependency (normal and
+# dev) to splitsteal.
+prepare() { # name version [dest]
+    local dest="${3:-$WORK/$1}"
     rm -rf "$dest"
     cp -r "$(source_of "$1" "$2")" "$dest"
     chmod -R u+w "$dest"
@@ -94,6 +107,14 @@ for spec in "${CRATES[@]}"; do
     fi
     if [ -z "${prepared[$name]:-}" ]; then
         prepare "$name" "$version"
+        if [ -n "${PATCHES[$name]:-}" ]; then
+            mkdir -p "$WORK/patches"
+            printf '\n[patch.crates-io]\n' >>"$WORK/$name/Cargo.toml"
+            for dep in ${PATCHES[$name]}; do
+                prepare "${dep%@*}" "${dep#*@}" "$WORK/patches/$dep"
+                printf '%s = { path = "%s" }\n' "${dep%@*}" "$WORK/patches/$dep" >>"$WORK/$name/Cargo.toml"
+            done
+        fi
         prepared[$name]=1
     fi
     # Built first, to tell a compile error from a failed test (doc tests build as they run).

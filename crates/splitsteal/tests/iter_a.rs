@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedL
 use std::hash::BuildHasherDefault;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use iter_common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
 use splitsteal::prelude::*;
@@ -690,6 +691,69 @@ fn par_bridge_takes_a_send_but_not_sync_iterator() {
             assert_eq!(got, (0..n).collect::<Vec<_>>());
         }
     });
+}
+
+/// A tree walk fed back into its own `par_bridge`, as a directory walker's is (jwalk's
+/// `next` waits on a queue its own closure fills): `next` waits until a node is queued or
+/// none is left unprocessed, and processing a node queues its two children.
+struct Frontier<'a> {
+    queue: &'a Mutex<Vec<u32>>,
+    unprocessed: &'a AtomicUsize,
+}
+
+impl Iterator for Frontier<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            if let Some(depth) = self.queue.lock().unwrap().pop() {
+                return Some(depth);
+            }
+            if self.unprocessed.load(Ordering::SeqCst) == 0 {
+                return None;
+            }
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// A bridge that asked for a second item before processing its first (it took them in
+/// batches) waited here for itself forever, on every pool: the 60 s watchdog fails it.
+#[test]
+fn par_bridge_feeds_a_walk_whose_next_waits_for_the_items_it_processes() {
+    const DEPTH: u32 = 10;
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        everywhere(|| {
+            let queue = Mutex::new(vec![0u32]);
+            let unprocessed = AtomicUsize::new(1);
+            let visited = AtomicUsize::new(0);
+            Frontier {
+                queue: &queue,
+                unprocessed: &unprocessed,
+            }
+            .par_bridge()
+            .for_each(|depth| {
+                if depth < DEPTH {
+                    unprocessed.fetch_add(2, Ordering::SeqCst);
+                    queue.lock().unwrap().extend([depth + 1, depth + 1]);
+                }
+                visited.fetch_add(1, Ordering::Relaxed);
+                unprocessed.fetch_sub(1, Ordering::SeqCst);
+            });
+            assert_eq!(visited.into_inner(), (1 << (DEPTH + 1)) - 1);
+        });
+        done.send(()).unwrap();
+    });
+    match finished.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(()) => {}
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("the walk did not finish in 60 s: the bridge waits for items it holds")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("the walk failed (its panic is printed above)")
+        }
+    }
 }
 
 // ---- repeat, repeat_n, once, empty ----
