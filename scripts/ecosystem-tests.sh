@@ -5,14 +5,17 @@
 #   scripts/ecosystem-tests.sh [--policy NAME]... [CRATE...]
 #
 # Each crate below implements rayon's traits for its own types through `rayon::iter::plumbing`
-# (the parallel iterators of hashbrown's and indexmap's tables, dashmap's maps and ndarray's
-# arrays) or wraps rayon's (indicatif's progress iterators, rayon-cond's either-parallel-or-
-# serial iterator). The script copies its published source from the cargo cache (fetching it when
-# absent; nothing is committed here) to target/ecosystem/CRATE, changes only its Cargo.toml's
-# rayon dependency into the Cargo rename `rayon = { package = "splitsteal", path = ... }`,
-# then runs the crate's own tests that use rayon, once per policy (SPLITSTEAL_POLICY; the
-# tests use the global pool). Prints a line per crate and policy; exit status 0 only if every
-# run passed. Not in CI (it builds three more crates); about 2 minutes on 2 cores.
+# (the parallel iterators of hashbrown's and indexmap's tables, dashmap's maps, ndarray's and
+# nalgebra's arrays, im's vectors, petgraph's graphs), wraps rayon's (indicatif's progress
+# iterators, rayon-cond's either-parallel-or-serial iterator) or uses its pools (jwalk's
+# directory walk, tokio-rayon's async spawns). The script copies its published source from the
+# cargo cache (fetching it when absent; nothing is committed here) to target/ecosystem/CRATE,
+# changes only its Cargo.toml's rayon dependency into the Cargo rename
+# `rayon = { package = "splitsteal", path = ... }` (and patches in the dependencies listed in
+# PATCHES, renamed the same way), then runs the crate's own tests that use rayon, once per
+# policy (SPLITSTEAL_POLICY; the tests use the global pool). Prints a line per crate and
+# policy; exit status 0 only if every run passed. Not in CI (it builds eleven more crates):
+# about 9 minutes on 2 cores from a cold target folder.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK="$ROOT/target/ecosystem"
@@ -46,7 +49,7 @@ only=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --policy) policies+=("$2"); shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         -*) echo "ecosystem-tests.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
         *) only+=("$1"); shift ;;
     esac
