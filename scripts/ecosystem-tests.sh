@@ -6,7 +6,7 @@
 #
 # Each crate below implements rayon's traits for its own types through `rayon::iter::plumbing`
 # (the parallel iterators of hashbrown's and indexmap's tables, dashmap's maps, ndarray's and
-# nalgebra's arrays, im's vectors, petgraph's graphs), wraps rayon's (indicatif's progress
+# nalgebra's arrays, im's vectors, petgraph's graphs, sprs's sparse products), wraps rayon's (indicatif's progress
 # iterators, rayon-cond's either-parallel-or-serial iterator) or uses its pools (jwalk's
 # directory walk, tokio-rayon's async spawns). The script copies its published source from the
 # cargo cache (fetching it when absent; nothing is committed here) to target/ecosystem/CRATE,
@@ -14,7 +14,7 @@
 # `rayon = { package = "splitsteal", path = ... }` (and patches in the dependencies listed in
 # PATCHES, renamed the same way), then runs the crate's own tests that use rayon, once per
 # policy (SPLITSTEAL_POLICY; the tests use the global pool). Prints a line per crate and
-# policy; exit status 0 only if every run passed. Not in CI (it builds eleven more crates):
+# policy; exit status 0 only if every run passed. Not in CI (it builds twelve more crates):
 # about 9 minutes on 2 cores from a cold target folder.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,6 +35,7 @@ CRATES=(
     "nalgebra 0.34.2 rayon,debug,compare,rand,macros --test lib parallel_column_iteration"
     "jwalk 0.8.1 - --lib --test integration --test detect_deadlock"
     "tokio-rayon 2.1.0 - --lib"
+    "sprs 0.11.6 multi_thread --lib smmp"
 )
 
 # Dependencies whose own rayon implementations a crate's rayon code uses (petgraph's graphs
