@@ -97,7 +97,7 @@ impl Configuration {
         }
     }
 
-    pub(crate) fn into_builder(self) -> ThreadPoolBuilder {
+    fn into_builder(self) -> ThreadPoolBuilder {
         self.builder
     }
 }

@@ -1178,7 +1178,7 @@ impl ThreadPool {
     pub fn new(
         configuration: crate::Configuration,
     ) -> Result<ThreadPool, Box<dyn std::error::Error>> {
-        configuration.into_builder().build().map_err(Box::from)
+        configuration.build()
     }
 
     /// Runs `op` on a worker of this pool and returns its result; `join`, `scope` and the

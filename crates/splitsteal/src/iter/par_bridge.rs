@@ -138,8 +138,9 @@ impl<Iter: Iterator> Shared<Iter> {
             return Some(Pulling(None));
         };
         let flag = &self.pulling[index % self.pulling.len()];
-        // Relaxed: only this worker sets or clears its own flag (a pool larger than the
-        // slice shares a flag between workers, which at worst stops one early, as rayon's).
+        // Relaxed: the flag publishes nothing; it tells this worker, in its own program
+        // order, whether it is inside the loop already. (The slice has a flag per worker of
+        // the pool that drives the bridge, the pool its pieces run on, so none is shared.)
         (!flag.swap(true, Ordering::Relaxed)).then_some(Pulling(Some(flag)))
     }
 }
