@@ -40,16 +40,25 @@ use crate::worker::{Entered, WorkerThread};
 /// assert_eq!(pool.install(|| fib(20)), 6765);
 /// ```
 //
-// Not inlined (one copy per call site all the same, as it is generic), for the shape of
-// the divide-and-conquer code that calls it: a recursive function inlined into its own
-// join's closures makes `join` the recursive function, with the base case's test at each
-// call site, where `join` inlined into the recursive function makes every base case a call
-// that sets up the join's frame first (the compiler saves registers before the test).
-// `fib`, one thread: 74.0 -> 63.1 instructions per join, 11.2 -> 9.35 ms for fib(32). A
-// caller that does not recurse pays one call more (a loop of joins of two trivial
-// closures: 76.6 -> 92.6 instructions, 4.2 -> 4.7 ns a join), where join_context's shape
-// (`join_context_on`) already was.
-#[inline(never)]
+// No inline attribute, for two reasons.
+// - Not inlined into its caller, in practice: called from the closures of its own join
+//   (divide and conquer), it is the recursive function, and LLVM keeps it one. The
+//   recursive code then runs inside `join`, with the base case's test at each call site,
+//   where a join inlined into the recursive function would make every base case a call
+//   that sets up the join's frame first. `fib`, one thread: 74.0 -> 63.1 instructions per
+//   join, 11.2 -> 9.35 ms for fib(32), against an `#[inline]` join.
+// - Not `#[inline(never)]` either. rustc (1.95) exports every instance of an
+//   `#[inline(never)]` generic function from the crate that makes it, with default
+//   visibility, so that crates above may reuse it (the suite's workloads library exported
+//   all 75 of its `join` instances, as it does std's `#[inline(never)]` sorts). In
+//   position-independent code such a symbol may be interposed, so every call to it, its
+//   own recursion included, went through the global offset table, and LLVM could not
+//   treat it as a function only its crate calls. Without the attribute the instance is
+//   internal, and called directly.
+//   `fib(32)` and the tree sum at one thread, written in a library crate (the
+//   suite's workloads), over chili's time: 1.05-1.08x and 1.13-1.14x with
+//   `#[inline(never)]`, 1.00-1.04x and 0.98-1.04x without (the `runtime` example, one CPU,
+//   three runs each, alternated).
 pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
