@@ -17,11 +17,16 @@
 //! rayon, each scheduler's time over chili's in the same repetition (median and quartiles
 //! of those paired ratios; "–" without chili), and the splitsteal `Stats` of the median
 //! run.
-//! The splitsteal pools record every join (the runtime has no private window) and are not
-//! pinned (the runtime's defaults).
+//! The splitsteal pools record every join (the runtime has no private window) and their
+//! workers are not pinned each to a CPU (the runtime's defaults). The fib and tree-sum
+//! tables at one thread run the whole process on its first allowed CPU, so that the
+//! schedulers that run on the calling thread (chili, the serial code) and those that run
+//! on a worker share one CPU (see `fib_and_tree`); the 2-thread tables and the shapes use
+//! every CPU.
 
 use std::time::Duration;
 
+use splitsteal_bench::affinity;
 use splitsteal_bench::sched::{PoolOptions, Scheduler, SchedulerKind, SpawnKind, Workload};
 use splitsteal_bench::workloads::fib::Fib;
 use splitsteal_bench::workloads::treesum::TreeSum;
@@ -177,7 +182,20 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
         ("treesum", vec![None; kinds.len()]),
     ];
     let mut one_thread: Vec<Vec<f64>> = vec![Vec::new(); 2];
+    let all_cpus = affinity::allowed_cpus().expect("sched_getaffinity");
     for threads in [1, 2] {
+        // One thread: the main thread and every pool built now on one CPU (the pools'
+        // threads inherit it), so that each scheduler runs where the others do. Unpinned,
+        // chili and the serial code run on the main thread and the other pools on their
+        // worker, and this host's two vCPUs are not always equally fast: on 2026-11-28 a
+        // process's ratio to chili came out anywhere from 0.68 to 1.53 for the same code,
+        // from which vCPU each thread happened to get. Two threads: every CPU again.
+        let cpus = if threads == 1 {
+            &all_cpus[..1]
+        } else {
+            &all_cpus[..]
+        };
+        affinity::set_current_thread_cpus(cpus).expect("sched_setaffinity");
         let scheds: Vec<Scheduler> = kinds
             .iter()
             .map(|&k| Scheduler::build_with(k, threads, opts).expect("pool"))
@@ -205,7 +223,7 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
                 .find(|c| c.label.starts_with("rayon"))
                 .map(|c| median(c).0.as_secs_f64());
             let chili = cells.iter().find(|c| c.label.starts_with("chili"));
-            println!("### {name}, {threads} thread(s)\n");
+            println!("### {name}, {threads} thread(s), on CPUs {cpus:?}\n");
             println!("| scheduler | median ms | × serial | × rayon | ÷ chili, paired (quartiles) | CAS | fences | steals | exposures | signals | tasks |");
             println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for cell in &cells {

@@ -38,16 +38,24 @@ pub fn allowed_cpus() -> io::Result<Vec<usize>> {
 /// Restricts the calling thread (only it, not the process) to `cpu`. Threads it creates
 /// afterwards inherit the restriction.
 pub fn restrict_current_thread(cpu: usize) -> io::Result<()> {
-    if cpu >= libc::CPU_SETSIZE as usize {
+    set_current_thread_cpus(&[cpu])
+}
+
+/// Lets the calling thread (only it) run on exactly `cpus`, for instance to undo
+/// [`restrict_current_thread`] with what [`allowed_cpus`] returned before it.
+pub fn set_current_thread_cpus(cpus: &[usize]) -> io::Result<()> {
+    if let Some(&cpu) = cpus.iter().find(|&&c| c >= libc::CPU_SETSIZE as usize) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("CPU {cpu} is beyond CPU_SETSIZE"),
         ));
     }
-    // SAFETY: as in `allowed_cpus`; `cpu` is in range of the set.
+    // SAFETY: as in `allowed_cpus`; every CPU is in range of the set.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpu, &mut set);
+        for &cpu in cpus {
+            libc::CPU_SET(cpu, &mut set);
+        }
         if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
             return Err(io::Error::last_os_error());
         }
