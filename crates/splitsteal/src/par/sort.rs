@@ -387,21 +387,39 @@ where
         return sorted_or_reversed(v, is_less);
     }
     let ascending = |a: &T, b: &T| !is_less(b, a);
-    let descending = |a: &T, b: &T| is_less(b, a);
-    let failed = AtomicBool::new(false);
     if ascending(&v[0], &v[1]) {
         return all_pairs(&v[..SEQ_SCAN], &ascending)
-            && every_pair_par(ctx, &mut v[SEQ_SCAN - 1..], &ascending, &failed);
+            && every_pair_par(
+                ctx,
+                &mut v[SEQ_SCAN - 1..],
+                &ascending,
+                &AtomicBool::new(false),
+            );
     }
-    if !(all_pairs(&v[..SEQ_SCAN], &descending)
-        && every_pair_par(ctx, &mut v[SEQ_SCAN - 1..], &descending, &failed))
-    {
+    all_pairs(&v[..SEQ_SCAN], &|a: &T, b: &T| is_less(b, a))
+        && reverse_if_strictly_descending(ctx, v, is_less)
+}
+
+/// Reverses `v` and returns true if it is strictly descending (a reversal that is then
+/// stable: no two elements are equal); else returns false with `v` untouched. In parallel
+/// blocks: the check, then swaps of mirrored blocks.
+pub(super) fn reverse_if_strictly_descending<C, T, L>(ctx: &mut C, v: &mut [T], is_less: &L) -> bool
+where
+    C: ForkJoin,
+    T: Send,
+    L: Fn(&T, &T) -> bool + Sync,
+{
+    if !every_pair_par(
+        ctx,
+        v,
+        &|a: &T, b: &T| is_less(b, a),
+        &AtomicBool::new(false),
+    ) {
         return false;
     }
-    // Strictly descending: reversing is stable (no two elements are equal).
+    let n = v.len();
     let (front, rest) = v.split_at_mut(n / 2);
-    let back = &mut rest[n % 2..];
-    swap_mirrored(ctx, front, back);
+    swap_mirrored(ctx, front, &mut rest[n % 2..]);
     true
 }
 

@@ -36,7 +36,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use super::super::split::{block_target, map_blocks, run, Align, Blocks, Grain};
-use super::{descents, leaf_sort, merge_sort_plain, Ptr, SEQ_SORT};
+use super::{descents, leaf_sort, merge_sort_plain, reverse_if_strictly_descending, Ptr, SEQ_SORT};
 use crate::ForkJoin;
 
 /// Neighbour pairs the probe compares.
@@ -101,7 +101,7 @@ where
             && sort_nearly_sorted(ctx, v, is_less);
     }
     if reverse && (samples - desc) * PROBE_DIV <= samples {
-        return reverse_if_descending(ctx, v, is_less);
+        return reverse_if_strictly_descending(ctx, v, is_less);
     }
     false
 }
@@ -133,59 +133,6 @@ fn sort_indices<C: ForkJoin>(
         leaf_sort(s, &cmp, false)
     };
     merge_sort_plain(ctx, idx, &|a: &usize, b: &usize| before(a, b), &leaf);
-}
-
-/// Reverses `v` if it is strictly descending.
-fn reverse_if_descending<C, T, L>(ctx: &mut C, v: &mut [T], is_less: &L) -> bool
-where
-    C: ForkJoin,
-    T: Send,
-    L: Fn(&T, &T) -> bool + Sync,
-{
-    let n = v.len();
-    let p = ctx.num_threads();
-    let blocks = Blocks::new(n, block_target(n, p, 2 * SEQ_SORT), Align::NONE);
-    let base = Ptr(v.as_mut_ptr());
-    // Pairs inside blocks in parallel (each element read by one task), seams after.
-    let inner = map_blocks(ctx, blocks.count(), &|b| {
-        let r = blocks.range(b);
-        // SAFETY: the blocks are disjoint ranges of `v`; nothing writes `v` meanwhile.
-        let s = unsafe { std::slice::from_raw_parts(base.get().add(r.start), r.len()) };
-        // Branch-free within a stretch (vectorizable), early exit between stretches.
-        let (mut ok, mut i) = (true, 0);
-        while ok && i + 1 < s.len() {
-            let e = (i + 8 * CHUNK).min(s.len());
-            ok = s[i..e]
-                .windows(2)
-                .fold(true, |a, w| a & is_less(&w[1], &w[0]));
-            i = e - 1;
-        }
-        ok
-    });
-    let ok = inner.iter().all(|&x| x)
-        && blocks.starts[1..blocks.count()]
-            .iter()
-            .all(|&s| is_less(&v[s], &v[s - 1]));
-    if !ok {
-        return false;
-    }
-    let half = n / 2;
-    run(
-        ctx,
-        0..half,
-        0,
-        Grain::Fixed(1 << 14),
-        Align::NONE,
-        &|_, r: Range<usize>| {
-            for i in r {
-                // SAFETY: `i < n / 2 <= n - 1 - i`: distinct in-bounds elements, and each
-                // pair belongs to one leaf.
-                unsafe { ptr::swap(base.get().add(i), base.get().add(n - 1 - i)) }
-            }
-        },
-        &|(), ()| (),
-    );
-    true
 }
 
 /// Scans the block `start..end` of the input at `base` (see the module docs); `None` if it
