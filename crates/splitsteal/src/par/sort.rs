@@ -18,12 +18,13 @@
 //! Before any of that, two pre-passes:
 //! - A check (`sorted_or_reversed`) returns at once if the input is in order (one read)
 //!   and reverses it if it is *strictly* descending; it stops at the first change of
-//!   direction (within a stretch of 32 pairs), so other input pays a few dozen comparisons. On a pool of more than one
-//!   thread, inputs above 2 × 64K elements are read in parallel blocks after a sequential
-//!   prefix, and reversed in parallel (`sorted_or_reversed_par`): on the 2-vCPU Intel host
-//!   of 2026-11-28 one thread's reads did not reach memory's speed (5M sorted u64 at two
-//!   threads, `sort-stable-sorted`: 8.0-8.4 ms against rayon's 3.6-3.9; then 3.7-4.2, and
-//!   `sort-stable-reversed` 11.9-12.3 -> 6.1-7.0 against rayon's 8.0-9.7).
+//!   direction (within a stretch of 32 pairs), so other input pays a few dozen
+//!   comparisons. On a pool of more than one thread, inputs above 2 × 64K elements are
+//!   read in parallel blocks after a sequential prefix, and reversed in parallel
+//!   (`sorted_or_reversed_par`): on the 2-vCPU Intel host of 2026-11-28 one thread's reads
+//!   did not reach memory's speed (5M sorted u64 at two threads, `sort-stable-sorted`:
+//!   8.0-8.4 ms against rayon's 3.6-3.9; then 3.7-4.2, and `sort-stable-reversed`
+//!   11.9-12.3 -> 6.1-7.0 against rayon's 8.0-9.7).
 //!   It replaced the parallel block scan below for these two cases: measured (5M u64,
 //!   best of 9 inside the pool, 2 loaded cores), sorted input at 1 thread took 1.42 ms
 //!   instead of 6.19 (rayon 1.45), reversed at 2 threads 2.3-2.4 instead of 3.1-3.3 (rayon
@@ -443,8 +444,8 @@ fn all_pairs<T>(s: &[T], in_order: &impl Fn(&T, &T) -> bool) -> bool {
     s[i..].windows(2).all(|w| in_order(&w[0], &w[1]))
 }
 
-/// [`all_pairs`] in parallel, blocks of [`SEQ_SCAN`] elements; a block that fails sets
-/// `failed`, and blocks not yet started then skip their scan. Takes `s` mutably only to
+/// [`all_pairs`] in parallel, blocks of [`SEQ_SCAN`] elements; a block or a cut that fails
+/// sets `failed`, and blocks not yet started then skip their scan. Takes `s` mutably only to
 /// split it (a shared slice would need `T: Sync`, which the sorts do not ask).
 fn every_pair_par<C, T, F>(ctx: &mut C, s: &mut [T], in_order: &F, failed: &AtomicBool) -> bool
 where
@@ -467,6 +468,8 @@ where
     let mid = s.len() / 2;
     // The pair across the cut, which neither half sees.
     if !in_order(&s[mid - 1], &s[mid]) {
+        // Relaxed: as above.
+        failed.store(true, AtomicOrdering::Relaxed);
         return false;
     }
     let (left, right) = s.split_at_mut(mid);
