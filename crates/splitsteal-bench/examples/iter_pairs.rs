@@ -57,7 +57,7 @@ macro_rules! programs {
                         a.iter().chain(&b).fold(0, |h, &x| scramble(h ^ x))
                     }
                     "fold-reduce" => {
-                        let h = v
+                        let counts = v
                             .par_iter()
                             .fold(
                                 || [0u64; 16],
@@ -66,16 +66,8 @@ macro_rules! programs {
                                     h
                                 },
                             )
-                            .reduce(
-                                || [0u64; 16],
-                                |mut a, b| {
-                                    for (x, y) in a.iter_mut().zip(b) {
-                                        *x += y;
-                                    }
-                                    a
-                                },
-                            );
-                        h.iter().fold(0, |d, &c| scramble(d ^ c))
+                            .reduce(|| [0; 16], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+                        counts.iter().fold(0, |d, &c| scramble(d ^ c))
                     }
                     "count-words" => text.par_split_whitespace().count() as u64,
                     other => unreachable!("no program {other}"),
@@ -124,12 +116,7 @@ fn main() {
     println!("program       thr  splitsteal     rayon   ratio median (q1–q3)");
     for threads in [1, 2] {
         // The pools' workers inherit the building thread's CPUs.
-        let cpus = if threads == 1 {
-            &all_cpus[..1]
-        } else {
-            &all_cpus[..]
-        };
-        affinity::set_current_thread_cpus(cpus).expect("sched_setaffinity");
+        affinity::confine_for_threads(threads, &all_cpus).expect("sched_setaffinity");
         let ours = splitsteal::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()

@@ -185,17 +185,9 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
     let all_cpus = affinity::allowed_cpus().expect("sched_getaffinity");
     for threads in [1, 2] {
         // One thread: the main thread and every pool built now on one CPU (the pools'
-        // threads inherit it), so that each scheduler runs where the others do. Unpinned,
-        // chili and the serial code run on the main thread and the other pools on their
-        // worker, and this host's two vCPUs are not always equally fast: on 2026-11-28 a
-        // process's ratio to chili came out anywhere from 0.68 to 1.53 for the same code,
-        // from which vCPU each thread happened to get. Two threads: every CPU again.
-        let cpus = if threads == 1 {
-            &all_cpus[..1]
-        } else {
-            &all_cpus[..]
-        };
-        affinity::set_current_thread_cpus(cpus).expect("sched_setaffinity");
+        // threads inherit it), so that chili and the serial code, which run on the main
+        // thread, run where the other pools' single workers do. Two threads: every CPU.
+        let cpus = affinity::confine_for_threads(threads, &all_cpus).expect("sched_setaffinity");
         let scheds: Vec<Scheduler> = kinds
             .iter()
             .map(|&k| Scheduler::build_with(k, threads, opts).expect("pool"))

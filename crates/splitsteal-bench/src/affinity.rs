@@ -41,6 +41,23 @@ pub fn restrict_current_thread(cpu: usize) -> io::Result<()> {
     set_current_thread_cpus(&[cpu])
 }
 
+/// Confines the calling thread, and the pools it builds next, for a `threads`-worker
+/// measurement: to the first of `cpus` for one thread, to all of `cpus` otherwise.
+///
+/// For side-by-side one-thread tables: schedulers that run on the calling thread (chili,
+/// serial code) and those that run on one worker then share one CPU. Unpinned, on a VM
+/// whose vCPUs are not equally fast, a ratio between two schedulers also measures which
+/// vCPU each thread happened to get (on 2026-11-28 the same code's ratio to chili ranged
+/// from 0.68 to 1.53 between processes). Returns the CPUs it chose.
+pub fn confine_for_threads(threads: usize, cpus: &[usize]) -> io::Result<&[usize]> {
+    let cpus = if threads == 1 {
+        cpus.get(..1).unwrap_or(cpus)
+    } else {
+        cpus
+    };
+    set_current_thread_cpus(cpus).map(|()| cpus)
+}
+
 /// Lets the calling thread (only it) run on exactly `cpus`, for instance to undo
 /// [`restrict_current_thread`] with what [`allowed_cpus`] returned before it.
 pub fn set_current_thread_cpus(cpus: &[usize]) -> io::Result<()> {
@@ -140,5 +157,30 @@ impl Workload for Probe {
 pub fn probe(s: &Scheduler, depth: u32, leaf: Duration) -> ProbeResult {
     ProbeResult {
         threads: s.run(&Probe { depth, leaf }, ()).output,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_thread_is_confined_to_the_first_cpu_and_its_threads_inherit_it() {
+        // On a thread of its own: the test harness's threads keep their CPUs.
+        std::thread::spawn(|| {
+            let all = allowed_cpus().unwrap();
+            assert_eq!(confine_for_threads(1, &all).unwrap(), &all[..1]);
+            assert_eq!(allowed_cpus().unwrap(), all[..1]);
+            let inherited = std::thread::spawn(allowed_cpus).join().unwrap().unwrap();
+            assert_eq!(
+                inherited,
+                all[..1],
+                "a pool's workers would not share the CPU"
+            );
+            assert_eq!(confine_for_threads(2, &all).unwrap(), &all[..]);
+            assert_eq!(allowed_cpus().unwrap(), all);
+        })
+        .join()
+        .unwrap();
     }
 }
