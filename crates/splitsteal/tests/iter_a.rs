@@ -423,9 +423,11 @@ fn sort_by_cached_key_with_expensive_distinct_keys() {
 // ---- strings ----
 
 /// Chars to build test strings from: multi-byte letters (2, 3 and 4 bytes), every
-/// separator the tests use, Unicode and ASCII whitespace, and `\r` for `\r\n`.
+/// separator the tests use, Unicode and ASCII whitespace (the vertical tab U+000B and
+/// U+0085 are whitespace to `split_whitespace` only), and `\r` for `\r\n`.
 const DENSE: &[char] = &[
-    'a', 'é', '€', '😀', '中', ',', ';', ' ', '\n', '\r', '\u{3000}', '\t', 'x', '\u{a0}',
+    'a', 'é', '€', '😀', '中', ',', ';', ' ', '\n', '\r', '\u{3000}', '\t', 'x', '\u{a0}', '\x0B',
+    '\u{85}',
 ];
 
 /// A string of `n` chars: `sparse` has a separator about every 300 chars, else dense.

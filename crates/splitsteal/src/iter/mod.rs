@@ -46,6 +46,7 @@ mod slice_ext;
 mod slice_split;
 pub mod string;
 mod windows;
+mod words;
 
 pub use once::{empty, once, Empty, Once};
 pub use par_bridge::{IterBridge, ParallelBridge};

@@ -17,6 +17,7 @@ use super::plumbing::{
     bridge, bridge_unindexed, Consumer, Folder, Producer, ProducerCallback, UnindexedConsumer,
     UnindexedProducer,
 };
+use super::words::Whitespace;
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// What `par_split` and friends accept as a separator: a `char`, a `&[char]`, a
@@ -36,7 +37,7 @@ use super::{IndexedParallelIterator, ParallelIterator};
 /// ```
 pub trait Pattern: private::Sealed {}
 
-mod private {
+pub(super) mod private {
     use super::super::plumbing::Folder;
 
     /// The searches a [`Pattern`](super::Pattern) supports: it matches single chars.
@@ -703,7 +704,7 @@ impl<'ch> ParallelIterator for SplitWhitespace<'ch> {
     where
         C: UnindexedConsumer<&'ch str>,
     {
-        drive_split(self.0, &char::is_whitespace, Kind::NonEmpty, consumer)
+        drive_split(self.0, &Whitespace::Unicode, Kind::NonEmpty, consumer)
     }
 }
 
@@ -720,8 +721,7 @@ impl<'ch> ParallelIterator for SplitAsciiWhitespace<'ch> {
     where
         C: UnindexedConsumer<&'ch str>,
     {
-        let ascii_space = |c: char| c.is_ascii_whitespace();
-        drive_split(self.0, &ascii_space, Kind::NonEmpty, consumer)
+        drive_split(self.0, &Whitespace::Ascii, Kind::NonEmpty, consumer)
     }
 }
 

@@ -1,0 +1,233 @@
+//! The words of a piece of a string, for `par_split_whitespace` and
+//! `par_split_ascii_whitespace`: std's `split_whitespace` / `split_ascii_whitespace`,
+//! scanned a byte at a time.
+//!
+//! std splits on whitespace with its general char searcher. That searcher decodes every
+//! char and asks the predicate, and `split` then runs its state machine on each match. Its
+//! loop has six branches per char and is sensitive to where the linker places it: the
+//! same code ran 0.73 to 1.36 times rayon's time (which runs the same std loop) from one
+//! build to the next (`docs/issue31.md`, fourteenth stop). Here an ASCII byte is
+//! classified with two comparisons, and only a non-ASCII char is decoded, to ask
+//! `char::is_whitespace` (`split_ascii_whitespace` never decodes: no byte of a non-ASCII
+//! char is ASCII whitespace).
+
+use super::plumbing::Folder;
+use super::string::private::{self, Kind};
+use super::string::Pattern;
+
+/// Which chars separate words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Whitespace {
+    /// `char::is_whitespace` (Unicode's `White_Space`), as `split_whitespace`.
+    Unicode,
+    /// `char::is_ascii_whitespace`, as `split_ascii_whitespace`: no U+000B.
+    Ascii,
+}
+
+impl Whitespace {
+    /// Whether `c` separates words.
+    fn matches(self, c: char) -> bool {
+        match self {
+            Whitespace::Unicode => c.is_whitespace(),
+            Whitespace::Ascii => c.is_ascii_whitespace(),
+        }
+    }
+}
+
+/// Whether the ASCII byte `b` is whitespace: tab, line feed, form feed, carriage return or
+/// space, and under `char::is_whitespace` (`UNICODE`) also the vertical tab, U+000B.
+#[inline(always)]
+fn ascii_space<const UNICODE: bool>(b: u8) -> bool {
+    // One shift and mask: bit `b` of the set, for `b` below 64.
+    const SET: u64 = 1 << b'\t' | 1 << b'\n' | 1 << 0x0C | 1 << b'\r' | 1 << b' ';
+    let set = if UNICODE { SET | 1 << 0x0B } else { SET };
+    b < 64 && set >> b & 1 == 1
+}
+
+/// The non-ASCII char at byte `i` of `s` (a char boundary): its length, and whether it
+/// is whitespace. Out of line, so that the loops over ASCII stay small enough to inline.
+#[cold]
+#[inline(never)]
+fn non_ascii_char(s: &str, i: usize) -> (usize, bool) {
+    match s[i..].chars().next() {
+        Some(c) => (c.len_utf8(), c.is_whitespace()),
+        None => (0, false),
+    }
+}
+
+/// The end of the word that starts at byte `i` of `s` (a char boundary): the next
+/// whitespace char's index, or `s.len()`.
+#[inline(always)]
+fn word_end<const UNICODE: bool>(s: &str, mut i: usize) -> usize {
+    let bytes = s.as_bytes();
+    while let Some(&b) = bytes.get(i) {
+        // Most bytes of most words: printable ASCII other than space (0x21..=0x7E), one
+        // comparison.
+        if b.wrapping_sub(0x21) < 0x5E {
+            i += 1;
+        } else if b < 0x80 {
+            if ascii_space::<UNICODE>(b) {
+                break;
+            }
+            i += 1;
+        } else if UNICODE {
+            // A non-ASCII char: decoded, for `char::is_whitespace`.
+            match non_ascii_char(s, i) {
+                (len, false) => i += len,
+                (_, true) => break,
+            }
+        } else {
+            // No byte of a non-ASCII char is ASCII whitespace: step over it a byte at a
+            // time (the word still ends at a boundary: at an ASCII byte or the end).
+            i += 1;
+        }
+    }
+    i
+}
+
+/// The start of the next word at or after byte `i` of `s` (a char boundary), or
+/// `s.len()`.
+#[inline(always)]
+fn word_start<const UNICODE: bool>(s: &str, mut i: usize) -> usize {
+    let bytes = s.as_bytes();
+    while let Some(&b) = bytes.get(i) {
+        if b < 0x80 {
+            if !ascii_space::<UNICODE>(b) {
+                break;
+            }
+            i += 1;
+        } else if UNICODE {
+            match non_ascii_char(s, i) {
+                (len, true) => i += len,
+                (_, false) => break,
+            }
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The non-empty words of a string between whitespace chars (`char::is_whitespace`, or
+/// `char::is_ascii_whitespace` when not `UNICODE`), in order.
+#[derive(Clone, Debug)]
+pub(super) struct Words<'ch, const UNICODE: bool> {
+    text: &'ch str,
+    /// Where the scan resumes: a char boundary of `text`.
+    pos: usize,
+}
+
+impl<'ch, const UNICODE: bool> Words<'ch, UNICODE> {
+    pub(super) fn new(text: &'ch str) -> Self {
+        Words { text, pos: 0 }
+    }
+}
+
+impl<'ch, const UNICODE: bool> Iterator for Words<'ch, UNICODE> {
+    type Item = &'ch str;
+
+    // Always inline: in the folder's loop, the scan's state stays in registers (out of
+    // line, a call per word saved and restored six registers).
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'ch str> {
+        let start = word_start::<UNICODE>(self.text, self.pos);
+        if start == self.text.len() {
+            self.pos = start;
+            return None;
+        }
+        let end = word_end::<UNICODE>(self.text, start);
+        self.pos = end;
+        debug_assert!(self.text.is_char_boundary(start) && self.text.is_char_boundary(end));
+        // SAFETY: `start <= end <= text.len()`, and both are char boundaries: the scans
+        // start at one (0, or where the last word ended) and step over whole chars (one
+        // ASCII byte, or a decoded char's length), or, for `split_ascii_whitespace`, over
+        // single bytes of non-ASCII chars but stop only at an ASCII byte or the end.
+        // (Checked slicing cost two more loads and branches a word: words are short.)
+        Some(unsafe { self.text.get_unchecked(start..end) })
+    }
+}
+
+impl Pattern for Whitespace {}
+
+impl private::Sealed for Whitespace {
+    fn find_in(&self, s: &str) -> Option<usize> {
+        s.find(|c| self.matches(c))
+    }
+
+    fn rfind_in(&self, s: &str) -> Option<usize> {
+        s.rfind(|c| self.matches(c))
+    }
+
+    fn fold_piece<'ch, F: Folder<&'ch str>>(
+        &self,
+        s: &'ch str,
+        kind: Kind,
+        tail: bool,
+        folder: F,
+    ) -> F {
+        match kind {
+            Kind::NonEmpty => match self {
+                Whitespace::Unicode => folder.consume_iter(Words::<true>::new(s)),
+                Whitespace::Ascii => folder.consume_iter(Words::<false>::new(s)),
+            },
+            // Only the two whitespace iterators use this pattern, and both are `NonEmpty`;
+            // the other kinds answer as any closure pattern would.
+            _ => (|c: char| self.matches(c)).fold_piece(s, kind, tail, folder),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every Unicode whitespace char, and neighbours of them that are not whitespace
+    /// (U+0084, U+0086, U+00A1, U+1681, U+2027, the zero-width space U+200B, U+3001), with
+    /// 1- to 4-byte letters.
+    const CHARS: &[char] = &[
+        '\t', '\n', '\x0B', '\x0C', '\r', ' ', '\u{85}', '\u{A0}', '\u{1680}', '\u{2000}',
+        '\u{2005}', '\u{200A}', '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}',
+        '\u{84}', '\u{86}', '\u{A1}', '\u{1681}', '\u{2027}', '\u{200B}', '\u{3001}', 'a', 'é',
+        '€', '😀', '\x1F', '!',
+    ];
+
+    fn check(s: &str) {
+        let words: Vec<&str> = Words::<true>::new(s).collect();
+        assert_eq!(words, s.split_whitespace().collect::<Vec<_>>(), "{s:?}");
+        let words: Vec<&str> = Words::<false>::new(s).collect();
+        assert_eq!(
+            words,
+            s.split_ascii_whitespace().collect::<Vec<_>>(),
+            "{s:?}"
+        );
+    }
+
+    #[test]
+    fn every_pair_and_triple_of_chars_splits_as_std() {
+        check("");
+        for &a in CHARS {
+            check(&a.to_string());
+            for &b in CHARS {
+                for &c in CHARS {
+                    check(&[a, b, c].iter().collect::<String>());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_random_strings_split_as_std() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in [1, 7, 64, 1000, 20_000] {
+            let s: String = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    CHARS[(x % CHARS.len() as u64) as usize]
+                })
+                .collect();
+            check(&s);
+        }
+    }
+}
