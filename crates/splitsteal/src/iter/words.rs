@@ -205,9 +205,19 @@ mod tests {
     #[test]
     fn every_pair_and_triple_of_chars_splits_as_std() {
         check("");
-        for &a in CHARS {
+        for (i, &a) in CHARS.iter().enumerate() {
             check(&a.to_string());
-            for &b in CHARS {
+            for (j, &b) in CHARS.iter().enumerate() {
+                // Under Miri (CI runs `iter::` there, for the unchecked slicing), a third
+                // of the pairs and no triples: all 27,000 strings take minutes there; the
+                // random strings below mix every char with every other.
+                if cfg!(miri) {
+                    if (i + j) % 3 == 0 {
+                        check(&[a, b].iter().collect::<String>());
+                    }
+                    continue;
+                }
+                check(&[a, b].iter().collect::<String>());
                 for &c in CHARS {
                     check(&[a, b, c].iter().collect::<String>());
                 }
@@ -218,7 +228,12 @@ mod tests {
     #[test]
     fn long_random_strings_split_as_std() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for len in [1, 7, 64, 1000, 20_000] {
+        let lens: &[usize] = if cfg!(miri) {
+            &[1, 7, 64, 300]
+        } else {
+            &[1, 7, 64, 1000, 20_000]
+        };
+        for &len in lens {
             let s: String = (0..len)
                 .map(|_| {
                     x ^= x << 13;
