@@ -704,7 +704,7 @@ impl<'ch> ParallelIterator for SplitWhitespace<'ch> {
     where
         C: UnindexedConsumer<&'ch str>,
     {
-        drive_split(self.0, &Whitespace::Unicode, Kind::NonEmpty, consumer)
+        drive_split(self.0, &Whitespace::<true>, Kind::NonEmpty, consumer)
     }
 }
 
@@ -721,7 +721,7 @@ impl<'ch> ParallelIterator for SplitAsciiWhitespace<'ch> {
     where
         C: UnindexedConsumer<&'ch str>,
     {
-        drive_split(self.0, &Whitespace::Ascii, Kind::NonEmpty, consumer)
+        drive_split(self.0, &Whitespace::<false>, Kind::NonEmpty, consumer)
     }
 }
 

@@ -6,8 +6,8 @@
 //! char and asks the predicate, and `split` then runs its state machine on each match. Its
 //! loop has six branches per char and is sensitive to where the linker places it: the
 //! same code ran 0.73 to 1.36 times rayon's time (which runs the same std loop) from one
-//! build to the next (`docs/issue31.md`, fourteenth stop). Here an ASCII byte is
-//! classified with two comparisons, and only a non-ASCII char is decoded, to ask
+//! build to the next (`docs/issue31.md`, fourteenth stop). Here printable ASCII takes one
+//! comparison, other ASCII one bit of a set, and only a non-ASCII char is decoded, to ask
 //! `char::is_whitespace` (`split_ascii_whitespace` never decodes: no byte of a non-ASCII
 //! char is ASCII whitespace).
 
@@ -15,101 +15,98 @@ use super::plumbing::Folder;
 use super::string::private::{self, Kind};
 use super::string::Pattern;
 
-/// Which chars separate words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Whitespace {
-    /// `char::is_whitespace` (Unicode's `White_Space`), as `split_whitespace`.
-    Unicode,
-    /// `char::is_ascii_whitespace`, as `split_ascii_whitespace`: no U+000B.
-    Ascii,
-}
+/// The pattern of `par_split_whitespace` (`UNICODE`: `char::is_whitespace`) and of
+/// `par_split_ascii_whitespace` (`char::is_ascii_whitespace`, which lacks U+000B).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Whitespace<const UNICODE: bool>;
 
-impl Whitespace {
+impl<const UNICODE: bool> Whitespace<UNICODE> {
     /// Whether `c` separates words.
-    fn matches(self, c: char) -> bool {
-        match self {
-            Whitespace::Unicode => c.is_whitespace(),
-            Whitespace::Ascii => c.is_ascii_whitespace(),
+    fn matches(c: char) -> bool {
+        if UNICODE {
+            c.is_whitespace()
+        } else {
+            c.is_ascii_whitespace()
         }
+    }
+
+    /// Whether the ASCII byte `b` is whitespace: tab, line feed, form feed, carriage
+    /// return or space, and under `UNICODE` also the vertical tab, U+000B.
+    #[inline(always)]
+    fn ascii_space(b: u8) -> bool {
+        // Bit `b` of the set, for `b` below 64.
+        const SET: u64 = 1 << b'\t' | 1 << b'\n' | 1 << 0x0C | 1 << b'\r' | 1 << b' ';
+        let set = if UNICODE { SET | 1 << 0x0B } else { SET };
+        b < 64 && set >> b & 1 == 1
+    }
+
+    /// The start of the next word at or after byte `i` of `s` (a char boundary), or
+    /// `s.len()`.
+    #[inline(always)]
+    fn word_start(s: &str, mut i: usize) -> usize {
+        while let Some(&b) = s.as_bytes().get(i) {
+            if b < 0x80 {
+                if !Self::ascii_space(b) {
+                    break;
+                }
+                i += 1;
+            } else if UNICODE {
+                match non_ascii_char(s, i) {
+                    (len, true) => i += len,
+                    (_, false) => break,
+                }
+            } else {
+                // No byte of a non-ASCII char is ASCII whitespace.
+                break;
+            }
+        }
+        i
+    }
+
+    /// The end of the word that starts at byte `i` of `s` (a char boundary): the next
+    /// whitespace char's index, or `s.len()`. (Not one scan with `word_start` for both
+    /// kinds of run: that cost 1.13x rayon's instructions on `con-count`, these 0.85x.)
+    #[inline(always)]
+    fn word_end(s: &str, mut i: usize) -> usize {
+        while let Some(&b) = s.as_bytes().get(i) {
+            // Most bytes of most words: printable ASCII but space (0x21..=0x7E), one
+            // comparison.
+            if b.wrapping_sub(0x21) < 0x5E {
+                i += 1;
+            } else if b < 0x80 {
+                if Self::ascii_space(b) {
+                    break;
+                }
+                i += 1;
+            } else if UNICODE {
+                match non_ascii_char(s, i) {
+                    (len, false) => i += len,
+                    (_, true) => break,
+                }
+            } else {
+                // No byte of a non-ASCII char is ASCII whitespace: a byte at a time (the
+                // word still ends at a boundary: at an ASCII byte or the end).
+                i += 1;
+            }
+        }
+        i
     }
 }
 
-/// Whether the ASCII byte `b` is whitespace: tab, line feed, form feed, carriage return or
-/// space, and under `char::is_whitespace` (`UNICODE`) also the vertical tab, U+000B.
-#[inline(always)]
-fn ascii_space<const UNICODE: bool>(b: u8) -> bool {
-    // One shift and mask: bit `b` of the set, for `b` below 64.
-    const SET: u64 = 1 << b'\t' | 1 << b'\n' | 1 << 0x0C | 1 << b'\r' | 1 << b' ';
-    let set = if UNICODE { SET | 1 << 0x0B } else { SET };
-    b < 64 && set >> b & 1 == 1
-}
-
-/// The non-ASCII char at byte `i` of `s` (a char boundary): its length, and whether it
-/// is whitespace. Out of line, so that the loops over ASCII stay small enough to inline.
+/// The non-ASCII char at byte `i` of `s` (a char boundary below `s.len()`): its length,
+/// and whether it is whitespace. Out of line, so that the loops over ASCII stay small
+/// enough to inline.
 #[cold]
 #[inline(never)]
 fn non_ascii_char(s: &str, i: usize) -> (usize, bool) {
-    match s[i..].chars().next() {
-        Some(c) => (c.len_utf8(), c.is_whitespace()),
-        None => (0, false),
-    }
+    let c = s[i..]
+        .chars()
+        .next()
+        .expect("a char starts at a boundary below the end");
+    (c.len_utf8(), c.is_whitespace())
 }
 
-/// The end of the word that starts at byte `i` of `s` (a char boundary): the next
-/// whitespace char's index, or `s.len()`.
-#[inline(always)]
-fn word_end<const UNICODE: bool>(s: &str, mut i: usize) -> usize {
-    let bytes = s.as_bytes();
-    while let Some(&b) = bytes.get(i) {
-        // Most bytes of most words: printable ASCII other than space (0x21..=0x7E), one
-        // comparison.
-        if b.wrapping_sub(0x21) < 0x5E {
-            i += 1;
-        } else if b < 0x80 {
-            if ascii_space::<UNICODE>(b) {
-                break;
-            }
-            i += 1;
-        } else if UNICODE {
-            // A non-ASCII char: decoded, for `char::is_whitespace`.
-            match non_ascii_char(s, i) {
-                (len, false) => i += len,
-                (_, true) => break,
-            }
-        } else {
-            // No byte of a non-ASCII char is ASCII whitespace: step over it a byte at a
-            // time (the word still ends at a boundary: at an ASCII byte or the end).
-            i += 1;
-        }
-    }
-    i
-}
-
-/// The start of the next word at or after byte `i` of `s` (a char boundary), or
-/// `s.len()`.
-#[inline(always)]
-fn word_start<const UNICODE: bool>(s: &str, mut i: usize) -> usize {
-    let bytes = s.as_bytes();
-    while let Some(&b) = bytes.get(i) {
-        if b < 0x80 {
-            if !ascii_space::<UNICODE>(b) {
-                break;
-            }
-            i += 1;
-        } else if UNICODE {
-            match non_ascii_char(s, i) {
-                (len, true) => i += len,
-                (_, false) => break,
-            }
-        } else {
-            break;
-        }
-    }
-    i
-}
-
-/// The non-empty words of a string between whitespace chars (`char::is_whitespace`, or
-/// `char::is_ascii_whitespace` when not `UNICODE`), in order.
+/// The non-empty words of a string between [`Whitespace<UNICODE>`] chars, in order.
 #[derive(Clone, Debug)]
 pub(super) struct Words<'ch, const UNICODE: bool> {
     text: &'ch str,
@@ -130,12 +127,12 @@ impl<'ch, const UNICODE: bool> Iterator for Words<'ch, UNICODE> {
     // line, a call per word saved and restored six registers).
     #[inline(always)]
     fn next(&mut self) -> Option<&'ch str> {
-        let start = word_start::<UNICODE>(self.text, self.pos);
+        let start = Whitespace::<UNICODE>::word_start(self.text, self.pos);
         if start == self.text.len() {
             self.pos = start;
             return None;
         }
-        let end = word_end::<UNICODE>(self.text, start);
+        let end = Whitespace::<UNICODE>::word_end(self.text, start);
         self.pos = end;
         debug_assert!(self.text.is_char_boundary(start) && self.text.is_char_boundary(end));
         // SAFETY: `start <= end <= text.len()`, and both are char boundaries: the scans
@@ -147,15 +144,15 @@ impl<'ch, const UNICODE: bool> Iterator for Words<'ch, UNICODE> {
     }
 }
 
-impl Pattern for Whitespace {}
+impl<const UNICODE: bool> Pattern for Whitespace<UNICODE> {}
 
-impl private::Sealed for Whitespace {
+impl<const UNICODE: bool> private::Sealed for Whitespace<UNICODE> {
     fn find_in(&self, s: &str) -> Option<usize> {
-        s.find(|c| self.matches(c))
+        s.find(Self::matches)
     }
 
     fn rfind_in(&self, s: &str) -> Option<usize> {
-        s.rfind(|c| self.matches(c))
+        s.rfind(Self::matches)
     }
 
     fn fold_piece<'ch, F: Folder<&'ch str>>(
@@ -166,13 +163,10 @@ impl private::Sealed for Whitespace {
         folder: F,
     ) -> F {
         match kind {
-            Kind::NonEmpty => match self {
-                Whitespace::Unicode => folder.consume_iter(Words::<true>::new(s)),
-                Whitespace::Ascii => folder.consume_iter(Words::<false>::new(s)),
-            },
+            Kind::NonEmpty => folder.consume_iter(Words::<UNICODE>::new(s)),
             // Only the two whitespace iterators use this pattern, and both are `NonEmpty`;
             // the other kinds answer as any closure pattern would.
-            _ => (|c: char| self.matches(c)).fold_piece(s, kind, tail, folder),
+            _ => Self::matches.fold_piece(s, kind, tail, folder),
         }
     }
 }

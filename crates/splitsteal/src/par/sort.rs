@@ -387,18 +387,32 @@ where
     if ctx.num_threads() < 2 || n < 2 * SEQ_SCAN {
         return sorted_or_reversed(v, is_less);
     }
-    let ascending = |a: &T, b: &T| !is_less(b, a);
-    if ascending(&v[0], &v[1]) {
-        return all_pairs(&v[..SEQ_SCAN], &ascending)
-            && every_pair_par(
-                ctx,
-                &mut v[SEQ_SCAN - 1..],
-                &ascending,
-                &AtomicBool::new(false),
-            );
+    if !is_less(&v[1], &v[0]) {
+        return prefix_then_blocks(ctx, v, &|a: &T, b: &T| !is_less(b, a));
     }
-    all_pairs(&v[..SEQ_SCAN], &|a: &T, b: &T| is_less(b, a))
-        && reverse_if_strictly_descending(ctx, v, is_less)
+    if !prefix_then_blocks(ctx, v, &|a: &T, b: &T| is_less(b, a)) {
+        return false;
+    }
+    reverse_par(ctx, v);
+    true
+}
+
+/// Whether `in_order` holds for every neighbour pair of `v` (longer than [`SEQ_SCAN`]):
+/// the first `SEQ_SCAN` elements on this thread, so that input out of order there pays no
+/// fork, then the rest in parallel blocks.
+fn prefix_then_blocks<C, T, F>(ctx: &mut C, v: &mut [T], in_order: &F) -> bool
+where
+    C: ForkJoin,
+    T: Send,
+    F: Fn(&T, &T) -> bool + Sync,
+{
+    all_pairs(&v[..SEQ_SCAN], in_order)
+        && every_pair_par(
+            ctx,
+            &mut v[SEQ_SCAN - 1..],
+            in_order,
+            &AtomicBool::new(false),
+        )
 }
 
 /// Reverses `v` and returns true if it is strictly descending (a reversal that is then
@@ -418,10 +432,15 @@ where
     ) {
         return false;
     }
+    reverse_par(ctx, v);
+    true
+}
+
+/// Reverses `v`, in parallel blocks (see [`swap_mirrored`]).
+fn reverse_par<C: ForkJoin, T: Send>(ctx: &mut C, v: &mut [T]) {
     let n = v.len();
     let (front, rest) = v.split_at_mut(n / 2);
     swap_mirrored(ctx, front, &mut rest[n % 2..]);
-    true
 }
 
 /// Whether `in_order` holds for every neighbour pair of `s`: branch-free stretches of 32
@@ -864,10 +883,6 @@ mod tests {
         }
     }
 
-    /// The sequential pre-check: only in-order or *strictly* descending input is handled
-    /// there (reversing keeps equal keys stable only when there are none), and anything
-    /// else is left untouched for the merge sort, however late its first change of
-    /// direction comes.
     /// The parallel check and reversal give the sequential one's answer and leave `v` as it
     /// does, wherever the first pair out of order sits: in the sequential prefix, at a cut
     /// between two blocks, or inside one.
@@ -906,6 +921,10 @@ mod tests {
         }
     }
 
+    /// The sequential pre-check: only in-order or *strictly* descending input is handled
+    /// there (reversing keeps equal keys stable only when there are none), and anything
+    /// else is left untouched for the merge sort, however late its first change of
+    /// direction comes.
     #[test]
     fn sorted_or_reversed_only_takes_what_it_can_finish() {
         let lt = |a: &(u32, u32), b: &(u32, u32)| a.0 < b.0;
