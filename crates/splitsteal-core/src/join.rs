@@ -14,10 +14,8 @@
 use std::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::hybrid;
-use crate::job::{self, JobRef, StackJob};
+use crate::job::{self, StackJob};
 use crate::latch::JoinLatch;
-use crate::local::Fork;
 use crate::worker::{Entered, WorkerThread};
 
 /// Runs `a` and `b`, potentially in parallel, and returns both results.
@@ -254,11 +252,11 @@ where
 /// or wait for its thief.
 ///
 /// This is the only code of a join that depends on its closures, and each closure is
-/// called in one place, so a call site compiles them once, whatever the pool's deque: the
-/// deque's push and pop take a type-erased [`JobRef`] in and out (inline for the LCWS
-/// split deques, one call out of line for the others), and what a rare case needs (a
-/// full deque, `hybrid`'s mailing, a panic in `a`, a stolen `b`) is a `#[cold]` call that
-/// runs `b`, when it must, through its type-erased job.
+/// called in one place, so a call site compiles them once, whatever the pool's policy:
+/// the deque's push and pop take a type-erased `JobRef` in and out (inline on the
+/// asymmetric and split deques' row, one call out of line for the others), and what a
+/// rare case needs (a job the deque kept elsewhere, a panic in `a`, a stolen `b`) is a
+/// `#[cold]` call that runs `b`, when it must, through its type-erased job.
 #[inline(always)]
 pub(crate) fn join_on<A, B, RA, RB>(worker: &WorkerThread, a: A, b: B) -> (RA, RB)
 where
@@ -270,13 +268,9 @@ where
     let job_b = StackJob::new(b, JoinLatch::new());
     let job_b_ref = job_b.as_job_ref();
     // SAFETY (this and the `pop_fork` below): `worker` is the calling thread's own, so
-    // this is its deque's owner thread.
-    match unsafe { worker.deque.push_fork(worker, job_b_ref) } {
-        Fork::Pushed => {}
-        Fork::PushedWanted => worker.answer_wants(),
-        // Marks the latch: `take_back` and `unwind_after_a` finish what this starts.
-        unpushed => fork_unpushed(worker, unpushed, job_b_ref, &job_b.latch),
-    }
+    // this is its deque's owner thread. A job the deque keeps elsewhere (a full deque,
+    // `hybrid`'s mail) is marked on its latch, for `take_back` and `unwind_after_a`.
+    unsafe { worker.deque.push_fork(worker, job_b_ref, &job_b.latch) };
 
     let ra = match call_catching(a, worker) {
         Ok(ra) => ra,
@@ -310,16 +304,4 @@ where
     A: FnOnce(&WorkerThread) -> RA,
 {
     panic::catch_unwind(AssertUnwindSafe(move || a(worker)))
-}
-
-/// A join whose second job the deque did not take (`fork`): `hybrid` mails it
-/// ([`hybrid::mail_fork`]), or the deque is full and it stays unpublished. Marks `latch`
-/// (the job's) with which, for `take_back`.
-#[cold]
-#[inline(never)]
-fn fork_unpushed(worker: &WorkerThread, fork: Fork, job: JobRef, latch: &JoinLatch) {
-    if fork == Fork::Mail && hybrid::mail_fork(worker, job, latch) {
-        return;
-    }
-    latch.mark_full();
 }

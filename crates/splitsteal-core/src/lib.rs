@@ -134,6 +134,7 @@ pub use mailbox::bench_support;
 pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 #[allow(deprecated)]
 pub use configuration::{initialize, Configuration};
+pub use deque::StealAmount;
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
 pub use join::{join, join_context, FnContext};

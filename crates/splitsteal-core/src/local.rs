@@ -6,25 +6,32 @@
 //! site of `join` compiles its closures' code once, whatever the deque.
 //!
 //! `join`'s push and pop ([`LocalDeque::push_fork`], [`LocalDeque::pop_fork`]) test no
-//! kind: they always work on one split deque inline, the worker's own under the two LCWS
-//! policies (the default), else a *gate* ([`Split::gate`]) that has no room and whose
-//! request byte is always set. So the deque's own tests (room at the push, the request
-//! byte at the pop) send every other deque out of line, where one call dispatches on the
-//! kind. So are a pool that records task starts (it records a join's popped-back job
-//! there) and `hybrid` (which may mail a fork instead): their split deques sit behind a
-//! gate too.
+//! kind: they always work inline on one *row* (`deque::Row`), the memory the owner's end
+//! of the two inline deques is made of: the worker's asymmetric deque's (`asym`, the
+//! default) or split deque's (`lcws-signal`, `lcws-poll`, `lcws-cons`, `lcws-half`), else a
+//! *gate* (`Row::gate`) that has no room and whose request byte is always set. So the
+//! row's own tests (room at the push, the request byte and the line at the pop) send every
+//! other deque out of line, where one call dispatches on the kind. So are a pool that
+//! records task starts (it records a join's popped-back job there) and `hybrid` (which may
+//! mail a fork instead): their deques sit behind a gate too.
+//!
+//! The hybrid policy's mailing lives here too, behind the push: a fork that `hybrid` mails
+//! instead of pushing is one more way for the deque to keep a join's second job
+//! elsewhere ([`Fork::Held`]), which `join` never sees the detail of.
 
 use std::cell::UnsafeCell;
+use std::ptr::NonNull;
 
 use crate::deque::{
-    Abp, AbpStealer, ChaseLev, ChaseLevStealer, Locked, LockedStealer, Owner, SignalExposer, Split,
-    SplitStealer, Steal, Stealer,
+    Abp, AbpStealer, Asym, AsymStealer, ChaseLev, ChaseLevStealer, Locked, LockedStealer, Owner,
+    Row, SignalExposer, Split, SplitStealer, Steal, StealAmount, Stealer, Task,
 };
-use crate::hybrid::HybridLocal;
+use crate::hybrid::{self, HybridLocal};
 use crate::job::JobRef;
+use crate::latch::JoinLatch;
 use crate::plan::{Asking, DequeKind, Plan};
 use crate::sync::AtomicU8;
-use crate::wakeup::Wanted;
+use crate::wakeup::{light_fence, Wanted};
 use crate::worker::WorkerThread;
 
 /// A worker's own deque, and how it serves thieves.
@@ -33,33 +40,38 @@ use crate::worker::WorkerThread;
 /// methods are `unsafe` for that reason), one short `&mut` borrow at a time that never
 /// spans user code.
 pub(crate) struct LocalDeque {
-    /// The deque `join` pushes on and pops from inline: the worker's split deque when
-    /// `kind` is [`Kind::SplitSignalled`] or [`Kind::SplitPolled`], else a gate that sends
-    /// every push and pop out of line (module doc).
-    inline: UnsafeCell<Split<JobRef>>,
+    /// The row `join` pushes on and pops from inline: the row of the deque in `kind` when
+    /// that is an asymmetric or split deque with nothing to do out of line, else `gate`'s
+    /// (module doc).
+    inline: NonNull<Row>,
+    /// The gate `inline` points at, if it points at one.
+    _gate: Option<Box<Row>>,
     kind: Kind,
 }
 
-/// What a worker's deque is, beside `LocalDeque::inline`.
+// SAFETY: `inline` points into heap memory this value owns (the row of the deque in
+// `kind`, or `_gate`), which moves with it; the deque handles in `kind` are `Send`. The
+// value is built on the building thread and then moved, once, to its worker's thread.
+unsafe impl Send for LocalDeque {}
+
+/// What a worker's deque is.
 ///
 /// Under `hybrid` the base deque is one of the `Mailing*` variants, inline, like the
 /// plain ones, so one dispatch on the kind gives both the typed deque and whether forks
 /// are mailed.
 enum Kind {
-    /// `inline` is a split deque whose thieves send signals, answered by the handler.
-    SplitSignalled,
-    /// `inline` is a split deque whose thieves post poll requests, answered at pushes and
-    /// pops.
-    SplitPolled,
-    /// The two split deques in a pool that records task starts (`record_start_latency`):
-    /// their owner operations go out of line, where a join's popped-back job is recorded.
-    RecordingSplitSignalled(UnsafeCell<Split<JobRef>>),
-    RecordingSplitPolled(UnsafeCell<Split<JobRef>>),
+    /// The asymmetric deque (`asym`): every task public, thieves pay with a heavy fence.
+    Asym(UnsafeCell<Asym<JobRef>>),
+    /// A split deque whose thieves send signals, answered by the handler.
+    SplitSignalled(UnsafeCell<Split<JobRef>>),
+    /// A split deque whose thieves post poll requests, answered at pushes and pops.
+    SplitPolled(UnsafeCell<Split<JobRef>>),
     Locked(UnsafeCell<Locked<JobRef>>),
     Abp(UnsafeCell<Abp<JobRef>>),
     ChaseLev(UnsafeCell<ChaseLev<JobRef>>),
     /// `hybrid` on each base deque: the base deque, whose forks are mailed as well, and
     /// hybrid's worker state. (Behind the gate, so that `join` never skips the mailing.)
+    MailingAsym(Mailed<Asym<JobRef>>),
     MailingSplitSignalled(Mailed<Split<JobRef>>),
     MailingSplitPolled(Mailed<Split<JobRef>>),
     MailingLocked(Mailed<Locked<JobRef>>),
@@ -79,21 +91,6 @@ pub(crate) struct Mailed<D> {
     hybrid: HybridLocal,
 }
 
-/// What [`LocalDeque::push_fork`] did with a join's second job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fork {
-    /// On the deque: `join` runs `a`, then pops it back or waits for its thief.
-    Pushed,
-    /// On a split deque, and a thief wants something of this worker (`Wanted`, read after
-    /// the push): `join` answers first. (The other deques answer in `push_fork_elsewhere`.)
-    PushedWanted,
-    /// The deque is full: nothing was published, `join` runs both closures inline.
-    Full,
-    /// `hybrid`, in a task whose range spans several workers: nothing was pushed; the
-    /// join mails its second job instead (`hybrid::mail_fork`).
-    Mail,
-}
-
 /// Runs `f` on the deque in `cell`. `f` is deque code only: it runs no user code and does
 /// not reach this deque again.
 ///
@@ -108,15 +105,6 @@ unsafe fn own<D, R>(cell: &UnsafeCell<D>, f: impl FnOnce(&mut D) -> R) -> R {
     f(unsafe { &mut *cell.get() })
 }
 
-/// The public part's bottom task, once the private part is empty (out of line: a join
-/// whose second job was stolen).
-#[cold]
-#[inline(never)]
-fn pop_public(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
-    // SAFETY: called by `LocalDeque`'s owner methods, on the owner's thread.
-    unsafe { own(d, |d| d.pop_public_bottom()) }
-}
-
 /// The newest task of a split deque: the private part inline, the public part out of line.
 ///
 /// # Safety
@@ -126,125 +114,158 @@ unsafe fn pop_split(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
     // SAFETY: forwarded from the caller.
     match unsafe { own(d, |d| d.pop_private()) } {
         Some(job) => Some(job),
-        None => pop_public(d),
+        // SAFETY: forwarded from the caller.
+        None => unsafe { pop_public(d) },
+    }
+}
+
+/// The public part's bottom task, once the private part is empty (out of line: a join
+/// whose second job was stolen).
+///
+/// # Safety
+/// On the deque's owner thread.
+#[cold]
+#[inline(never)]
+unsafe fn pop_public(d: &UnsafeCell<Split<JobRef>>) -> Option<JobRef> {
+    // SAFETY: forwarded from the caller.
+    unsafe { own(d, |d| d.pop_public_bottom()) }
+}
+
+/// The deque of kind `D`, behind the gate unless `inline` (with its row, then, the one
+/// `join` pushes and pops on): `plain`, or under `hybrid` (`mail`) `mailing`.
+fn assemble<D>(
+    deque: D,
+    row: Option<NonNull<Row>>,
+    mail: Option<HybridLocal>,
+    plain: fn(UnsafeCell<D>) -> Kind,
+    mailing: fn(Mailed<D>) -> Kind,
+) -> LocalDeque {
+    let deque = UnsafeCell::new(deque);
+    let (kind, row) = match mail {
+        None => (plain(deque), row),
+        // `hybrid` mails from the out-of-line push: its deque is never inline.
+        Some(hybrid) => (mailing(Mailed { deque, hybrid }), None),
+    };
+    match row {
+        Some(row) => LocalDeque {
+            inline: row,
+            _gate: None,
+            kind,
+        },
+        None => {
+            let gate = Row::gate();
+            LocalDeque {
+                inline: NonNull::from(&*gate),
+                _gate: Some(gate),
+                kind,
+            }
+        }
     }
 }
 
 impl LocalDeque {
     /// The two ends of a new deque for `plan`; `index` is the worker's; `records_starts`
-    /// when the pool records task starts.
+    /// when the pool records task starts; `owner_fences` when the asymmetric deque must
+    /// fall back to fencing its owner's pops (no heavy fence here).
     pub(crate) fn new(
         plan: &Plan,
         capacity: usize,
         index: usize,
         records_starts: bool,
+        owner_fences: bool,
     ) -> (LocalDeque, RemoteDeque) {
         // Under `hybrid`, hybrid's state for worker `index`.
         let mail = plan.mail.map(|_| HybridLocal::new(index));
-        /// The deque of kind `D` behind a gate, as `plain` or (under `hybrid`) `mailing`
-        /// says, and its thieves' end.
-        fn gated<D: Owner<JobRef>>(
-            capacity: usize,
-            mail: Option<HybridLocal>,
-            plain: fn(UnsafeCell<D>) -> Kind,
-            mailing: fn(Mailed<D>) -> Kind,
-        ) -> (LocalDeque, D::Stealer) {
-            let d = D::with_capacity(capacity);
-            let s = d.stealer();
-            let deque = UnsafeCell::new(d);
-            let kind = match mail {
-                None => plain(deque),
-                Some(hybrid) => mailing(Mailed { deque, hybrid }),
-            };
-            let local = LocalDeque {
-                inline: UnsafeCell::new(Split::gate()),
-                kind,
-            };
-            (local, s)
-        }
-        /// An LCWS split deque: `join`'s inline one when nothing needs the out-of-line
-        /// path (`inline_kind`), else behind a gate as `recording` or `mailing` says.
-        fn split(
-            capacity: usize,
-            mail: Option<HybridLocal>,
-            records_starts: bool,
-            inline_kind: Kind,
-            recording: fn(UnsafeCell<Split<JobRef>>) -> Kind,
-            mailing: fn(Mailed<Split<JobRef>>) -> Kind,
-        ) -> (LocalDeque, RemoteDeque) {
-            let (local, s) = match (mail, records_starts) {
-                (None, false) => {
-                    let d = Split::with_capacity(capacity);
-                    let s = d.stealer();
-                    let local = LocalDeque {
-                        inline: UnsafeCell::new(d),
-                        kind: inline_kind,
-                    };
-                    (local, s)
-                }
-                (mail, _) => gated(capacity, mail, recording, mailing),
-            };
-            (local, RemoteDeque::Split(s))
-        }
+        // The row of an inline deque, unless the pool records task starts: those pools
+        // record a join's popped-back job on the out-of-line pop.
+        let inline = |row: &Row| (!records_starts).then(|| NonNull::from(row));
         match (plan.deque, plan.asking) {
             (DequeKind::Locked, _) => {
-                let (d, s) = gated(capacity, mail, Kind::Locked, Kind::MailingLocked);
-                (d, RemoteDeque::Locked(s))
+                let d = Locked::with_capacity(capacity);
+                let s = d.stealer();
+                let local = assemble(d, None, mail, Kind::Locked, Kind::MailingLocked);
+                (local, RemoteDeque::Locked(s))
             }
             (DequeKind::Abp, _) => {
-                let (d, s) = gated(capacity, mail, Kind::Abp, Kind::MailingAbp);
-                (d, RemoteDeque::Abp(s))
+                let d = Abp::with_capacity(capacity);
+                let s = d.stealer();
+                let local = assemble(d, None, mail, Kind::Abp, Kind::MailingAbp);
+                (local, RemoteDeque::Abp(s))
             }
             (DequeKind::ChaseLev, _) => {
-                let (d, s) = gated(capacity, mail, Kind::ChaseLev, Kind::MailingChaseLev);
-                (d, RemoteDeque::ChaseLev(s))
+                let d = ChaseLev::with_capacity(capacity);
+                let s = d.stealer();
+                let local = assemble(d, None, mail, Kind::ChaseLev, Kind::MailingChaseLev);
+                (local, RemoteDeque::ChaseLev(s))
             }
-            (DequeKind::Split, Asking::Signal { .. }) => split(
-                capacity,
-                mail,
-                records_starts,
-                Kind::SplitSignalled,
-                Kind::RecordingSplitSignalled,
-                Kind::MailingSplitSignalled,
-            ),
+            (DequeKind::Asym, _) => {
+                let d = if owner_fences {
+                    Asym::with_owner_fences(capacity)
+                } else {
+                    Asym::with_capacity(capacity)
+                };
+                let (s, row) = (d.stealer(), inline(d.row()));
+                let local = assemble(d, row, mail, Kind::Asym, Kind::MailingAsym);
+                (local, RemoteDeque::Asym(s))
+            }
+            (DequeKind::Split, Asking::Signal { .. }) => {
+                let d = Split::with_capacity(capacity);
+                let (s, row) = (d.stealer(), inline(d.row()));
+                let local = assemble(
+                    d,
+                    row,
+                    mail,
+                    Kind::SplitSignalled,
+                    Kind::MailingSplitSignalled,
+                );
+                (local, RemoteDeque::Split(s))
+            }
             // A split deque nobody signals answers at its pushes and pops.
-            (DequeKind::Split, Asking::Poll | Asking::Never) => split(
-                capacity,
-                mail,
-                records_starts,
-                Kind::SplitPolled,
-                Kind::RecordingSplitPolled,
-                Kind::MailingSplitPolled,
-            ),
+            (DequeKind::Split, Asking::Poll | Asking::Never) => {
+                let d = Split::with_capacity(capacity);
+                let (s, row) = (d.stealer(), inline(d.row()));
+                let local = assemble(d, row, mail, Kind::SplitPolled, Kind::MailingSplitPolled);
+                (local, RemoteDeque::Split(s))
+            }
         }
     }
 
-    /// Pushes a join's second job, inline on `inline` (module doc): its relaxed stores,
-    /// then a look at the worker's `Wanted` byte. The gate, and a split deque at the end
-    /// of its room, go out of line. None of it depends on the join's closures, so a call
-    /// site compiles this once.
+    /// The row `join` works on inline.
+    #[inline(always)]
+    fn row(&self) -> &Row {
+        // SAFETY: `inline` points at the row of the deque in `kind` (kept alive by it, at a
+        // fixed heap address) or at `_gate`'s; both live as long as `self`.
+        unsafe { self.inline.as_ref() }
+    }
+
+    /// Pushes a join's second job, inline on the row (module doc): a slot store and a
+    /// Release store of `bot`, then a look at the worker's `Wanted` byte, answered at once
+    /// if set. The gate, and a deque at the end of its room, go out of line, where
+    /// `hybrid` may mail the job instead, and a full deque leaves it unpublished for
+    /// after `a`: either is marked on `latch` (the job's: `Unpushed`), which
+    /// `WorkerThread::take_back` reads to finish the join. None of it depends on the
+    /// join's closures, so a call site compiles this once.
     ///
     /// # Safety
-    /// On the owner thread (the worker that holds this deque).
+    /// On the owner thread (the worker that holds this deque); `latch` is `job`'s.
     #[inline(always)]
-    pub(crate) unsafe fn push_fork(&self, worker: &WorkerThread, job: JobRef) -> Fork {
-        // The worker's `Wanted` is the deque's request byte (`WorkerInfo::wanted`), read
+    pub(crate) unsafe fn push_fork(&self, worker: &WorkerThread, job: JobRef, latch: &JoinLatch) {
+        // The worker's `Wanted` is the row's request byte (`WorkerInfo::wanted`), read
         // through the row the push just used.
         let look = |requests: &AtomicU8| Wanted::at(requests).is_set_after_push();
-        // SAFETY: on the owner thread, by the caller's contract.
-        match unsafe { own(&self.inline, |d| d.try_push_then(job, look)) } {
-            Ok(false) => Fork::Pushed,
-            Ok(true) => Fork::PushedWanted,
-            // SAFETY: forwarded from the caller.
-            Err(job) => unsafe { self.push_fork_elsewhere(worker, job) },
+        match self.row().try_push_then(job.into_raw(), look) {
+            Ok(false) => {}
+            Ok(true) => worker.answer_wants(),
+            // SAFETY: forwarded from the caller; `raw` is `job`, handed back.
+            Err(raw) => unsafe { self.push_fork_elsewhere(worker, JobRef::from_raw(raw), latch) },
         }
     }
 
-    /// [`LocalDeque::push_fork`] where the inline try handed the job back: an LCWS deque
-    /// at the end of its room (push again, finding room), or any other deque behind the
-    /// gate, under `hybrid` too (which may mail instead): one dispatch on the kind, the
-    /// push inline in each arm, then the worker's look at what thieves want
-    /// (`after_push`).
+    /// [`LocalDeque::push_fork`] where the inline try handed the job back: a deque at the
+    /// end of its room (push again, finding room), or any deque behind the gate, under
+    /// `hybrid` too (which may mail instead): one dispatch on the kind, the push inline in
+    /// each arm, then the worker's look at what thieves want (`after_push`). A job it
+    /// does not push is marked on `latch`.
     ///
     /// Cold only for code layout: the inline push then falls through (two jumps fewer per
     /// join); for the deques that come here every time the call is the same.
@@ -253,13 +274,13 @@ impl LocalDeque {
     /// As for `push_fork`.
     #[cold]
     #[inline(never)]
-    unsafe fn push_fork_elsewhere(&self, worker: &WorkerThread, job: JobRef) -> Fork {
+    unsafe fn push_fork_elsewhere(&self, worker: &WorkerThread, job: JobRef, latch: &JoinLatch) {
         // SAFETY: forwarded from the caller.
-        let fork = unsafe { self.push_or_mail(job, HybridLocal::mails) };
-        if fork == Fork::Pushed {
-            worker.after_push();
+        match unsafe { self.push_or_mail(job, HybridLocal::mails) } {
+            Pushed::Yes => worker.after_push(),
+            Pushed::Mail if hybrid::mail_fork(worker, job, latch) => {}
+            Pushed::Mail | Pushed::Full => latch.mark_full(),
         }
-        fork
     }
 
     /// Pushes `job` at the bottom of whichever deque this is; `false` if it is full.
@@ -269,22 +290,22 @@ impl LocalDeque {
     #[inline(never)]
     pub(crate) unsafe fn push(&self, job: JobRef) -> bool {
         // SAFETY: forwarded from the caller.
-        unsafe { self.push_or_mail(job, |_| false) == Fork::Pushed }
+        unsafe { self.push_or_mail(job, |_| false) == Pushed::Yes }
     }
 
     /// The push of [`LocalDeque::push`] and [`LocalDeque::push_fork_elsewhere`], in one
-    /// dispatch on the kind: under `hybrid`, [`Fork::Mail`] instead where `mails` says so.
+    /// dispatch on the kind: under `hybrid`, [`Pushed::Mail`] instead where `mails` says so.
     ///
     /// # Safety
     /// On the owner thread.
     #[inline(always)]
-    unsafe fn push_or_mail(&self, job: JobRef, mails: impl Fn(&HybridLocal) -> bool) -> Fork {
+    unsafe fn push_or_mail(&self, job: JobRef, mails: impl Fn(&HybridLocal) -> bool) -> Pushed {
         #[inline(always)]
-        fn push_on<D: Owner<JobRef>>(d: &UnsafeCell<D>, job: JobRef) -> Fork {
+        fn push_on<D: Owner<JobRef>>(d: &UnsafeCell<D>, job: JobRef) -> Pushed {
             // SAFETY: `push_or_mail`'s caller is on the owner thread.
             match unsafe { own(d, |d| d.push(job)) } {
-                Ok(()) => Fork::Pushed,
-                Err(_) => Fork::Full,
+                Ok(()) => Pushed::Yes,
+                Err(_) => Pushed::Full,
             }
         }
         #[inline(always)]
@@ -292,19 +313,20 @@ impl LocalDeque {
             m: &Mailed<D>,
             job: JobRef,
             mails: impl Fn(&HybridLocal) -> bool,
-        ) -> Fork {
+        ) -> Pushed {
             if mails(&m.hybrid) {
-                Fork::Mail
+                Pushed::Mail
             } else {
                 push_on(&m.deque, job)
             }
         }
         match &self.kind {
-            Kind::SplitSignalled | Kind::SplitPolled => push_on(&self.inline, job),
-            Kind::RecordingSplitSignalled(d) | Kind::RecordingSplitPolled(d) => push_on(d, job),
+            Kind::Asym(d) => push_on(d, job),
+            Kind::SplitSignalled(d) | Kind::SplitPolled(d) => push_on(d, job),
             Kind::Abp(d) => push_on(d, job),
             Kind::ChaseLev(d) => push_on(d, job),
             Kind::Locked(d) => push_on(d, job),
+            Kind::MailingAsym(m) => mail_or_push(m, job, mails),
             Kind::MailingSplitSignalled(m) | Kind::MailingSplitPolled(m) => {
                 mail_or_push(m, job, mails)
             }
@@ -315,12 +337,13 @@ impl LocalDeque {
     }
 
     /// `join`'s pop: the newest local job, `keep` handed back beside it; `ours` is the
-    /// join's own job. Inline on `inline` (module doc): a look at the worker's `Wanted`
-    /// byte (the LCWS paper's poll "once per executed node"; under `lcws-signal` it finds
-    /// a sleeper's standing request a little sooner than the next push would), then the
-    /// private part's pop. A set byte (always, on the gate) goes out of line, where the
-    /// want is answered or the deque behind the gate is popped; so does an empty private
-    /// part (a stolen second job).
+    /// join's own job. Inline on the row (module doc): a look at the worker's `Wanted`
+    /// byte (the LCWS paper's poll "once per executed node"; it also finds a sleeper's
+    /// standing request a little sooner than the next push would), then the row's pop:
+    /// lower `bot`, the light fence, read the line. A set byte (always, on the gate) goes
+    /// out of line, where the want is answered or the deque behind the gate is popped; so
+    /// does an index below the line (a stolen second job, or under `asym` a thief's claim
+    /// on it).
     ///
     /// `join` passes its first result through `keep`, which the inline path hands back
     /// untouched.
@@ -334,42 +357,68 @@ impl LocalDeque {
         keep: R,
         ours: JobRef,
     ) -> (R, Option<JobRef>) {
-        // SAFETY: on the owner thread, by the caller's contract.
-        let popped = unsafe {
-            own(&self.inline, |d| {
-                if Wanted::at(d.own_requests()).is_set() {
-                    Err(())
-                } else {
-                    Ok(d.pop_private())
-                }
-            })
-        };
-        match popped {
-            Ok(Some(job)) => (keep, Some(job)),
-            Ok(None) => (keep, pop_public(&self.inline)),
+        let row = self.row();
+        if Wanted::at(&row.requests).is_set() {
             // SAFETY: forwarded from the caller.
-            Err(()) => (keep, unsafe { self.pop_fork_elsewhere(worker, ours) }),
+            return (keep, unsafe { self.pop_fork_elsewhere(worker, ours) });
+        }
+        // The light fence: a compiler fence against a split deque's signal handler, the
+        // owner's half of the asymmetric deque's fence.
+        match row.pop_above_line(light_fence, &mut || {}) {
+            // SAFETY: the row holds `JobRef`s pushed by this deque's owner.
+            Some(raw) => (keep, Some(unsafe { JobRef::from_raw(raw) })),
+            // SAFETY: forwarded from the caller.
+            None => (keep, unsafe { self.pop_below_line() }),
         }
     }
 
-    /// [`LocalDeque::pop_fork`] where the request byte was set: under LCWS, answer what
-    /// thieves want, then pop; behind the gate, pop the deque there, with its pop inline
-    /// (one call), or in a pool that records task starts record `ours` if it came back
-    /// (`join` only counts it).
+    /// The row's pop found its index below the line: a split deque's private part is
+    /// empty (pop the public part), or an asymmetric deque's task was claimed or taken by
+    /// a thief (`Asym::pop_contended`).
+    ///
+    /// # Safety
+    /// As for `pop_fork`.
+    #[cold]
+    #[inline(never)]
+    unsafe fn pop_below_line(&self) -> Option<JobRef> {
+        match &self.kind {
+            // SAFETY (both): forwarded from the caller.
+            Kind::Asym(d) => unsafe { own(d, |d| d.pop_contended()) },
+            Kind::SplitSignalled(d) | Kind::SplitPolled(d) => unsafe { pop_public(d) },
+            // Only an inline deque's row has a line to be below.
+            _ => unreachable!("a gate's pop never reaches its line"),
+        }
+    }
+
+    /// [`LocalDeque::pop_fork`] where the request byte was set: in a pool that records
+    /// task starts, pop and record `ours` if it came back (`join` only counts it); else
+    /// under LCWS answer what thieves want, then pop; under `asym` answer a sleeper if one
+    /// asked, then pop (fenced, if the request byte says the heavy fence is gone); behind
+    /// the gate, pop the deque there, with its pop inline (one call).
     ///
     /// # Safety
     /// As for `pop_fork`.
     #[cold]
     #[inline(never)]
     unsafe fn pop_fork_elsewhere(&self, worker: &WorkerThread, ours: JobRef) -> Option<JobRef> {
-        match self.kind {
-            Kind::SplitSignalled | Kind::SplitPolled => {
+        if worker.records_starts() {
+            // SAFETY: forwarded from the caller.
+            return unsafe { self.take_fork(worker, ours) };
+        }
+        match &self.kind {
+            Kind::SplitSignalled(d) | Kind::SplitPolled(d) => {
                 worker.answer_wants();
                 // SAFETY: forwarded from the caller.
-                unsafe { pop_split(&self.inline) }
+                unsafe { pop_split(d) }
             }
-            // SAFETY (both): forwarded from the caller.
-            _ if worker.records_starts() => unsafe { self.take_fork(worker, ours) },
+            Kind::Asym(d) => {
+                if worker.is_wanted() {
+                    worker.answer_wants();
+                }
+                // SAFETY: forwarded from the caller.
+                unsafe { own(d, |d| d.pop()) }
+            }
+            // SAFETY: forwarded from the caller.
             _ => unsafe { self.take_inline(worker) },
         }
     }
@@ -421,14 +470,12 @@ impl LocalDeque {
             unsafe { pop_split(d) }
         };
         match &self.kind {
-            // SAFETY (this arm and the next): forwarded from the caller.
-            Kind::SplitSignalled => unsafe { pop_split(&self.inline) },
-            Kind::RecordingSplitSignalled(d)
-            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => unsafe { pop_split(d) },
-            Kind::SplitPolled => polled(&self.inline),
-            Kind::RecordingSplitPolled(d) | Kind::MailingSplitPolled(Mailed { deque: d, .. }) => {
-                polled(d)
-            }
+            Kind::Asym(d) | Kind::MailingAsym(Mailed { deque: d, .. }) => pop_on(d),
+            // SAFETY: forwarded from the caller.
+            Kind::SplitSignalled(d) | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => unsafe {
+                pop_split(d)
+            },
+            Kind::SplitPolled(d) | Kind::MailingSplitPolled(Mailed { deque: d, .. }) => polled(d),
             Kind::Locked(d) | Kind::MailingLocked(Mailed { deque: d, .. }) => pop_on(d),
             Kind::Abp(d) | Kind::MailingAbp(Mailed { deque: d, .. }) => pop_on(d),
             Kind::ChaseLev(d) | Kind::MailingChaseLev(Mailed { deque: d, .. }) => pop_on(d),
@@ -439,14 +486,15 @@ impl LocalDeque {
     /// own thread, outside any other borrow of the deque.
     pub(crate) fn split(&self) -> Option<&UnsafeCell<Split<JobRef>>> {
         match &self.kind {
-            Kind::SplitPolled | Kind::SplitSignalled => Some(&self.inline),
-            Kind::RecordingSplitPolled(d)
-            | Kind::RecordingSplitSignalled(d)
+            Kind::SplitPolled(d)
+            | Kind::SplitSignalled(d)
             | Kind::MailingSplitPolled(Mailed { deque: d, .. })
             | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => Some(d),
-            Kind::Locked(_)
+            Kind::Asym(_)
+            | Kind::Locked(_)
             | Kind::Abp(_)
             | Kind::ChaseLev(_)
+            | Kind::MailingAsym(_)
             | Kind::MailingLocked(_)
             | Kind::MailingAbp(_)
             | Kind::MailingChaseLev(_) => None,
@@ -456,9 +504,7 @@ impl LocalDeque {
     /// The handle a signal handler exposes through, for a signalled split deque.
     pub(crate) fn signal_exposer(&self) -> Option<SignalExposer> {
         let d = match &self.kind {
-            Kind::SplitSignalled => &self.inline,
-            Kind::RecordingSplitSignalled(d)
-            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => d,
+            Kind::SplitSignalled(d) | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => d,
             _ => return None,
         };
         // SAFETY: a short borrow on the worker's thread, before it runs anything.
@@ -469,15 +515,15 @@ impl LocalDeque {
     #[inline]
     pub(crate) fn hybrid(&self) -> Option<&HybridLocal> {
         match &self.kind {
-            Kind::MailingSplitSignalled(Mailed { hybrid, .. })
+            Kind::MailingAsym(Mailed { hybrid, .. })
+            | Kind::MailingSplitSignalled(Mailed { hybrid, .. })
             | Kind::MailingSplitPolled(Mailed { hybrid, .. })
             | Kind::MailingLocked(Mailed { hybrid, .. })
             | Kind::MailingAbp(Mailed { hybrid, .. })
             | Kind::MailingChaseLev(Mailed { hybrid, .. }) => Some(hybrid),
-            Kind::SplitSignalled
-            | Kind::SplitPolled
-            | Kind::RecordingSplitSignalled(_)
-            | Kind::RecordingSplitPolled(_)
+            Kind::Asym(_)
+            | Kind::SplitSignalled(_)
+            | Kind::SplitPolled(_)
             | Kind::Locked(_)
             | Kind::Abp(_)
             | Kind::ChaseLev(_) => None,
@@ -492,20 +538,32 @@ impl LocalDeque {
             unsafe { &*d.get() }.is_empty()
         }
         match &self.kind {
+            Kind::Asym(d) | Kind::MailingAsym(Mailed { deque: d, .. }) => empty(d),
             Kind::Locked(d) | Kind::MailingLocked(Mailed { deque: d, .. }) => empty(d),
             Kind::Abp(d) | Kind::MailingAbp(Mailed { deque: d, .. }) => empty(d),
             Kind::ChaseLev(d) | Kind::MailingChaseLev(Mailed { deque: d, .. }) => empty(d),
-            Kind::SplitPolled | Kind::SplitSignalled => empty(&self.inline),
-            Kind::RecordingSplitPolled(d)
-            | Kind::RecordingSplitSignalled(d)
+            Kind::SplitPolled(d)
+            | Kind::SplitSignalled(d)
             | Kind::MailingSplitPolled(Mailed { deque: d, .. })
             | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => empty(d),
         }
     }
 }
 
+/// What [`LocalDeque::push_or_mail`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pushed {
+    Yes,
+    /// The deque is full: nothing was published.
+    Full,
+    /// `hybrid`, in a task whose range spans several workers: nothing was pushed; the
+    /// caller mails the job instead.
+    Mail,
+}
+
 /// The thieves' end of a worker's deque.
 pub(crate) enum RemoteDeque {
+    Asym(AsymStealer<JobRef>),
     Locked(LockedStealer<JobRef>),
     Abp(AbpStealer<JobRef>),
     ChaseLev(ChaseLevStealer<JobRef>),
@@ -513,9 +571,12 @@ pub(crate) enum RemoteDeque {
 }
 
 impl RemoteDeque {
+    /// Steals the oldest task; under `asym` with as many more as `amount` says, which
+    /// `rest` gets oldest first (the other deques take one).
     #[inline]
-    pub(crate) fn steal(&self) -> Steal<JobRef> {
+    pub(crate) fn steal(&self, amount: StealAmount, rest: impl FnMut(JobRef)) -> Steal<JobRef> {
         match self {
+            RemoteDeque::Asym(s) => s.steal_batch(amount, rest),
             RemoteDeque::Locked(s) => s.steal(),
             RemoteDeque::Abp(s) => s.steal(),
             RemoteDeque::ChaseLev(s) => s.steal(),
@@ -525,6 +586,7 @@ impl RemoteDeque {
 
     pub(crate) fn is_empty(&self) -> bool {
         match self {
+            RemoteDeque::Asym(s) => s.is_empty(),
             RemoteDeque::Locked(s) => s.is_empty(),
             RemoteDeque::Abp(s) => s.is_empty(),
             RemoteDeque::ChaseLev(s) => s.is_empty(),

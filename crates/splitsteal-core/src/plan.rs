@@ -8,13 +8,14 @@
 //! | `locked`, `abp`, `chase-lev` | mutex / ABP / Chase-Lev | (none: all work is public) | no |
 //! | `lcws-poll` | split | posts a poll request | no |
 //! | `lcws-signal`, `lcws-cons`, `lcws-half` | split | sends a signal; the handler exposes one / one but not the last / half | no |
+//! | `asym` (default) | asymmetric | (none: all work is public; a steal runs a heavy fence) | no |
 //! | `hybrid` | its base policy's | its base policy's | yes |
 
 use std::time::Duration;
 
 use libc::c_int;
 
-use crate::deque::Exposure;
+use crate::deque::{Exposure, StealAmount};
 use crate::Policy;
 
 /// How a task's worker range is split at a fork (low-latency thesis §3.4.3).
@@ -47,6 +48,7 @@ pub(crate) enum DequeKind {
     Abp,
     ChaseLev,
     Split,
+    Asym,
 }
 
 /// How a thief that finds only private work (split deques) gets some exposed.
@@ -89,6 +91,8 @@ pub(crate) struct Plan {
     pub(crate) asking: Asking,
     /// `Some` under `hybrid`: forks are mailed as well as pushed.
     pub(crate) mail: Option<MailPlan>,
+    /// How many tasks a steal takes from an asymmetric deque (the other deques: one).
+    pub(crate) steal: StealAmount,
 }
 
 impl Plan {
@@ -99,12 +103,14 @@ impl Plan {
         base: Policy,
         mail: MailPlan,
         signal: c_int,
+        steal: StealAmount,
     ) -> Result<Plan, String> {
         let signalled = |exposure| Asking::Signal { signal, exposure };
         let (deque, asking, mail) = match policy {
             Policy::Locked => (DequeKind::Locked, Asking::Never, None),
             Policy::Abp => (DequeKind::Abp, Asking::Never, None),
             Policy::ChaseLev => (DequeKind::ChaseLev, Asking::Never, None),
+            Policy::Asym => (DequeKind::Asym, Asking::Never, None),
             Policy::LcwsPoll => (DequeKind::Split, Asking::Poll, None),
             Policy::LcwsSignal => (DequeKind::Split, signalled(Exposure::One), None),
             Policy::LcwsCons => (DequeKind::Split, signalled(Exposure::Conservative), None),
@@ -115,7 +121,7 @@ impl Plan {
                         "hybrid_base(hybrid): the hybrid's base must be a deque policy".into(),
                     );
                 }
-                let base = Plan::resolve(base, base, mail, signal)?;
+                let base = Plan::resolve(base, base, mail, signal, steal)?;
                 (base.deque, base.asking, Some(mail))
             }
         };
@@ -124,6 +130,7 @@ impl Plan {
             deque,
             asking,
             mail,
+            steal,
         })
     }
 
@@ -151,7 +158,7 @@ mod tests {
     #[test]
     fn every_policy_resolves_and_hybrid_takes_its_base() {
         for &p in Policy::ALL {
-            let plan = Plan::resolve(p, Policy::LcwsHalf, mail(), 40).unwrap();
+            let plan = Plan::resolve(p, Policy::LcwsHalf, mail(), 40, StealAmount::One).unwrap();
             assert_eq!(plan.policy, p);
             assert_eq!(plan.mail.is_some(), p == Policy::Hybrid, "{p}");
             assert_eq!(
@@ -163,9 +170,23 @@ mod tests {
                 p.uses_signals() || p == Policy::Hybrid
             );
         }
-        let half = Plan::resolve(Policy::Hybrid, Policy::LcwsHalf, mail(), 40).unwrap();
+        let half = Plan::resolve(
+            Policy::Hybrid,
+            Policy::LcwsHalf,
+            mail(),
+            40,
+            StealAmount::One,
+        )
+        .unwrap();
         assert_eq!(half.asking.exposure(), Exposure::Half);
-        let cons = Plan::resolve(Policy::LcwsCons, Policy::ChaseLev, mail(), 40).unwrap();
+        let cons = Plan::resolve(
+            Policy::LcwsCons,
+            Policy::ChaseLev,
+            mail(),
+            40,
+            StealAmount::One,
+        )
+        .unwrap();
         assert_eq!(cons.asking.exposure(), Exposure::Conservative);
         assert_eq!(cons.deque, DequeKind::Split);
         assert_eq!(cons.mail, None);
@@ -173,7 +194,8 @@ mod tests {
 
     #[test]
     fn hybrid_on_hybrid_is_refused() {
-        let e = Plan::resolve(Policy::Hybrid, Policy::Hybrid, mail(), 40).unwrap_err();
+        let e = Plan::resolve(Policy::Hybrid, Policy::Hybrid, mail(), 40, StealAmount::One)
+            .unwrap_err();
         assert!(e.contains("hybrid_base"), "{e}");
     }
 }

@@ -6,6 +6,18 @@ use std::str::FromStr;
 /// A scheduling policy of the papers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Policy {
+    /// The default: every pushed task is public and stealable at any moment, and still a
+    /// join's push and pop execute no fence and no atomic read-modify-write. The owner's
+    /// half of the store-load fence every classical deque pays on each pop is a compiler
+    /// fence; a thief pays for both halves with a process-wide heavy fence per steal
+    /// (Linux's `membarrier`), which interrupts no thread's code: it sends no signal, so
+    /// tasks' system calls, signal masks and handlers behave as on any thread.
+    ///
+    /// Where the heavy fence is unavailable (no `membarrier`: kernels before 4.14, a
+    /// seccomp filter), each owner fences its pops instead, as under a classical deque:
+    /// nothing is lost but speed, and [`Stats::fallback_fences`](crate::Stats) counts
+    /// those fences. The deque and its correctness argument: [`Asym`](crate::deque::Asym).
+    Asym,
     /// Classical work stealing on a mutex-protected deque (the low-latency thesis's baseline).
     Locked,
     /// Classical work stealing on the ABP deque with yields between steals (the ABP paper).
@@ -57,6 +69,7 @@ pub enum Policy {
 impl Policy {
     /// Every policy, in a stable order.
     pub const ALL: &'static [Policy] = &[
+        Policy::Asym,
         Policy::Locked,
         Policy::Abp,
         Policy::ChaseLev,
@@ -70,6 +83,7 @@ impl Policy {
     /// The policy's name, as accepted by [`FromStr`] and printed by [`Display`](fmt::Display).
     pub const fn name(self) -> &'static str {
         match self {
+            Policy::Asym => "asym",
             Policy::Locked => "locked",
             Policy::Abp => "abp",
             Policy::ChaseLev => "chase-lev",
@@ -99,9 +113,9 @@ impl Policy {
 }
 
 impl Default for Policy {
-    /// `lcws-signal`, the variant the LCWS-in-practice paper found ahead of classical work stealing most often.
+    /// `asym`: fence-free joins, every task stealable, no signals ([`Policy::Asym`]).
     fn default() -> Self {
-        Policy::LcwsSignal
+        Policy::Asym
     }
 }
 

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use libc::c_int;
 
+use crate::deque::StealAmount;
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
 use crate::handlers::{Closure, Handlers};
 use crate::latency::StartLatencies;
@@ -180,6 +181,7 @@ pub struct ThreadPoolBuilder<S = DefaultSpawn> {
     record_start_latency: bool,
     pin_threads: bool,
     assume_no_membarrier: bool,
+    steal: StealAmount,
     stack_size: Option<usize>,
     thread_name: Option<ThreadNamer>,
     spawn_handler: S,
@@ -371,6 +373,7 @@ impl ThreadPoolBuilder {
             record_start_latency: false,
             pin_threads: false,
             assume_no_membarrier: false,
+            steal: StealAmount::One,
             stack_size: None,
             thread_name: None,
             spawn_handler: DefaultSpawn,
@@ -490,17 +493,38 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// For tests: the pool's idle workers sleep as they do where the system offers no
-    /// `membarrier` (kernels before 4.14, seccomp filters): a few timed naps, then an
-    /// untimed sleep. Not part of the API.
+    /// For tests: the pool behaves as it does where the system offers no `membarrier`
+    /// (kernels before 4.14, seccomp filters): its idle workers sleep after a few timed
+    /// naps, and under `asym` its owners fence their pops. Not part of the API.
     #[doc(hidden)]
     pub fn assume_no_membarrier(mut self, assume: bool) -> Self {
         self.assume_no_membarrier = assume;
         self
     }
 
+    /// How many tasks a thief takes per steal under [`Policy::Asym`] (the other policies
+    /// take one): [`StealAmount::One`] (the default) or [`StealAmount::Half`] of what the
+    /// victim holds, which pays one heavy fence for a batch of tasks where work appears
+    /// on one worker a task at a time (a spawn loop, a list walk).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::{Policy, StealAmount, ThreadPoolBuilder};
+    /// let pool = ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .policy(Policy::Asym)
+    ///     .steal_amount(StealAmount::Half)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pool.install(|| splitsteal::join(|| 1, || 2)), (1, 2));
+    /// ```
+    pub fn steal_amount(mut self, amount: StealAmount) -> Self {
+        self.steal = amount;
+        self
+    }
+
     /// The deque capacity (see [`ThreadPoolBuilder::DEFAULT_DEQUE_CAPACITY`]), from 1 to
-    /// 2³¹; `abp` and the split deques round it up to a power of two.
+    /// 2³⁰; `abp`, `asym` and the split deques round it up to a power of two.
     pub fn deque_capacity(mut self, capacity: usize) -> Self {
         self.deque_capacity = capacity;
         self
@@ -830,6 +854,7 @@ impl<S> ThreadPoolBuilder<S> {
             record_start_latency,
             pin_threads,
             assume_no_membarrier,
+            steal,
             stack_size,
             thread_name,
             spawn_handler,
@@ -850,6 +875,7 @@ impl<S> ThreadPoolBuilder<S> {
             record_start_latency,
             pin_threads,
             assume_no_membarrier,
+            steal,
             stack_size,
             thread_name,
             spawn_handler: spawn,
@@ -887,9 +913,9 @@ impl<S> ThreadPoolBuilder<S> {
                 "num_threads({num_threads}): at most {MAX_THREADS} threads"
             )));
         }
-        if self.deque_capacity == 0 || self.deque_capacity > 1 << 31 {
+        if self.deque_capacity == 0 || self.deque_capacity > 1 << 30 {
             return Err(BuildError::InvalidConfig(format!(
-                "deque_capacity({}): must be between 1 and 2^31",
+                "deque_capacity({}): must be between 1 and 2^30",
                 self.deque_capacity
             )));
         }
@@ -911,7 +937,7 @@ impl<S> ThreadPoolBuilder<S> {
             Some(policy) => policy,
             None => env_policy()?.unwrap_or_default(),
         };
-        let plan = Plan::resolve(policy, self.hybrid_base, mail, signal)
+        let plan = Plan::resolve(policy, self.hybrid_base, mail, signal, self.steal)
             .map_err(BuildError::InvalidConfig)?;
         if let Some(signal) = plan.signal() {
             exposure::install_handler(signal).map_err(BuildError::Signal)?;
@@ -944,7 +970,7 @@ impl<S> ThreadPoolBuilder<S> {
             return Err(BuildError::CurrentThreadAlreadyInPool);
         }
         let config = self.config()?;
-        crate::wakeup::prepare();
+        let owner_fences = !crate::wakeup::heavy_fence_available() || config.assume_no_membarrier;
         let (locals, remotes): (Vec<_>, Vec<_>) = (0..config.num_threads)
             .map(|index| {
                 LocalDeque::new(
@@ -952,6 +978,7 @@ impl<S> ThreadPoolBuilder<S> {
                     config.deque_capacity,
                     index,
                     config.record_start_latency,
+                    owner_fences,
                 )
             })
             .unzip();

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crossbeam_utils::CachePadded;
 
-use crate::deque::Steal;
+use crate::deque::{Steal, StealAmount};
 use crate::exposure::SignalMark;
 use crate::handlers::Handlers;
 use crate::hybrid::Hybrid;
@@ -76,6 +76,7 @@ impl WorkerInfo {
     pub(crate) fn wanted(&self) -> &Wanted {
         match &self.stealer {
             RemoteDeque::Split(s) => Wanted::at(s.requests()),
+            RemoteDeque::Asym(s) => Wanted::at(s.requests()),
             _ => &self.own_wanted,
         }
     }
@@ -143,10 +144,11 @@ impl WorkerInfo {
         self.pthread.load(Ordering::Acquire) as libc::pthread_t
     }
 
-    /// Steals the oldest task of this worker's deque.
+    /// Steals the oldest task of this worker's deque (under `asym` with as many more as
+    /// `amount` says, which `rest` gets oldest first).
     #[inline]
-    pub(crate) fn steal(&self) -> Steal<JobRef> {
-        self.stealer.steal()
+    pub(crate) fn steal(&self, amount: StealAmount, rest: impl FnMut(JobRef)) -> Steal<JobRef> {
+        self.stealer.steal(amount, rest)
     }
 }
 
@@ -473,6 +475,8 @@ impl Registry {
             let working = sync.working();
             total.cas += working.cas;
             total.fences += working.fences;
+            total.heavy_fences += working.heavy_fences;
+            total.fallback_fences += sync.fallback_fences;
             total.rmw += working.rmw;
             total.idle_sync += sync.idle.total();
         }

@@ -55,7 +55,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
-use crate::stats::{count_cas, count_fence, count_rmw, Side};
+use crate::stats::{count_cas, count_heavy_fence, count_rmw, Side};
 use crate::wakeup::heavy_fence;
 
 const AWAKE: u8 = 0;
@@ -141,7 +141,7 @@ impl Sleep {
         // The heavy half of the asymmetric fence (`crate::wakeup`); it includes a SeqCst
         // fence, which puts the Acquire loads of the wake conditions after the
         // announcements above (the formal half of the Dekker pattern).
-        count_fence(Side::Idle);
+        count_heavy_fence(Side::Idle);
         let fenced = heavy_fence() && !self.assume_no_membarrier;
         let first = verdict();
         let slept = first != Verdict::Work;

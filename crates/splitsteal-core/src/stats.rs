@@ -62,12 +62,16 @@ pub struct SyncOps {
     pub rmw: u64,
     /// `SeqCst` fences (a full barrier, `mfence` or a locked instruction on x86).
     pub fences: u64,
+    /// Process-wide heavy fences (`membarrier` on Linux): each makes every running thread
+    /// of the process execute a full barrier. Executed by thieves of the `asym` policy,
+    /// one per steal, and by workers falling asleep.
+    pub heavy_fences: u64,
 }
 
 impl SyncOps {
-    /// CAS + RMW + fences.
+    /// CAS + RMW + fences + heavy fences.
     pub fn total(&self) -> u64 {
-        self.cas + self.rmw + self.fences
+        self.cas + self.rmw + self.fences + self.heavy_fences
     }
 }
 
@@ -91,7 +95,12 @@ macro_rules! fieldwise_arithmetic {
     };
 }
 
-fieldwise_arithmetic!(SyncOps { cas, rmw, fences });
+fieldwise_arithmetic!(SyncOps {
+    cas,
+    rmw,
+    fences,
+    heavy_fences
+});
 
 /// Synchronizing instructions executed by deque owners and by thieves.
 ///
@@ -122,6 +131,9 @@ pub struct SyncCounts {
     /// Executed to fall asleep when idle and to wake a sleeping worker: not part of
     /// scheduling work, so reported apart.
     pub idle: SyncOps,
+    /// Of the owner's fences, those an `asym` deque executed because the heavy fence was
+    /// unavailable (its fallback: the owner fences every pop).
+    pub fallback_fences: u64,
 }
 
 impl SyncCounts {
@@ -154,6 +166,7 @@ impl Add for SyncCounts {
             thief: self.thief + o.thief,
             scheduler: self.scheduler + o.scheduler,
             idle: self.idle + o.idle,
+            fallback_fences: self.fallback_fences + o.fallback_fences,
         }
     }
 }
@@ -172,6 +185,7 @@ impl Sub for SyncCounts {
             thief: self.thief - o.thief,
             scheduler: self.scheduler - o.scheduler,
             idle: self.idle - o.idle,
+            fallback_fences: self.fallback_fences.saturating_sub(o.fallback_fences),
         }
     }
 }
@@ -193,64 +207,73 @@ pub(crate) enum Side {
     Idle,
 }
 
+/// One side's counters on one thread.
+#[derive(Debug, Default)]
+struct SideCounters {
+    cas: Counter,
+    rmw: Counter,
+    fences: Counter,
+    heavy_fences: Counter,
+}
+
+impl SideCounters {
+    const fn new() -> Self {
+        SideCounters {
+            cas: Counter::new(),
+            rmw: Counter::new(),
+            fences: Counter::new(),
+            heavy_fences: Counter::new(),
+        }
+    }
+
+    fn snapshot(&self) -> SyncOps {
+        SyncOps {
+            cas: self.cas.get(),
+            rmw: self.rmw.get(),
+            fences: self.fences.get(),
+            heavy_fences: self.heavy_fences.get(),
+        }
+    }
+}
+
 /// One thread's counters.
 #[derive(Debug, Default)]
 pub(crate) struct ThreadCounters {
-    owner_cas: Counter,
-    owner_rmw: Counter,
-    owner_fences: Counter,
-    thief_cas: Counter,
-    thief_rmw: Counter,
-    thief_fences: Counter,
-    sched_cas: Counter,
-    sched_rmw: Counter,
-    sched_fences: Counter,
-    idle_cas: Counter,
-    idle_rmw: Counter,
-    idle_fences: Counter,
+    owner: SideCounters,
+    thief: SideCounters,
+    scheduler: SideCounters,
+    idle: SideCounters,
+    fallback_fences: Counter,
 }
 
 impl ThreadCounters {
     const fn new() -> Self {
         ThreadCounters {
-            owner_cas: Counter::new(),
-            owner_rmw: Counter::new(),
-            owner_fences: Counter::new(),
-            thief_cas: Counter::new(),
-            thief_rmw: Counter::new(),
-            thief_fences: Counter::new(),
-            sched_cas: Counter::new(),
-            sched_rmw: Counter::new(),
-            sched_fences: Counter::new(),
-            idle_cas: Counter::new(),
-            idle_rmw: Counter::new(),
-            idle_fences: Counter::new(),
+            owner: SideCounters::new(),
+            thief: SideCounters::new(),
+            scheduler: SideCounters::new(),
+            idle: SideCounters::new(),
+            fallback_fences: Counter::new(),
         }
     }
 
     /// Reads the block (any thread may call this while the owning thread lives).
     pub(crate) fn snapshot(&self) -> SyncCounts {
         SyncCounts {
-            owner: SyncOps {
-                cas: self.owner_cas.get(),
-                rmw: self.owner_rmw.get(),
-                fences: self.owner_fences.get(),
-            },
-            thief: SyncOps {
-                cas: self.thief_cas.get(),
-                rmw: self.thief_rmw.get(),
-                fences: self.thief_fences.get(),
-            },
-            scheduler: SyncOps {
-                cas: self.sched_cas.get(),
-                rmw: self.sched_rmw.get(),
-                fences: self.sched_fences.get(),
-            },
-            idle: SyncOps {
-                cas: self.idle_cas.get(),
-                rmw: self.idle_rmw.get(),
-                fences: self.idle_fences.get(),
-            },
+            owner: self.owner.snapshot(),
+            thief: self.thief.snapshot(),
+            scheduler: self.scheduler.snapshot(),
+            idle: self.idle.snapshot(),
+            fallback_fences: self.fallback_fences.get(),
+        }
+    }
+
+    fn side(&self, side: Side) -> &SideCounters {
+        match side {
+            Side::Owner => &self.owner,
+            Side::Thief => &self.thief,
+            Side::Scheduler => &self.scheduler,
+            Side::Idle => &self.idle,
         }
     }
 }
@@ -269,33 +292,33 @@ pub(crate) fn thread_counters() -> *const ThreadCounters {
 /// Counts one CAS executed by `side` on the calling thread.
 #[inline(always)]
 pub(crate) fn count_cas(side: Side) {
-    THREAD_COUNTERS.with(|c| match side {
-        Side::Owner => c.owner_cas.bump(),
-        Side::Thief => c.thief_cas.bump(),
-        Side::Scheduler => c.sched_cas.bump(),
-        Side::Idle => c.idle_cas.bump(),
-    })
+    THREAD_COUNTERS.with(|c| c.side(side).cas.bump())
 }
 
 /// Counts one non-CAS read-modify-write executed by `side` on the calling thread.
 #[inline(always)]
 pub(crate) fn count_rmw(side: Side) {
-    THREAD_COUNTERS.with(|c| match side {
-        Side::Owner => c.owner_rmw.bump(),
-        Side::Thief => c.thief_rmw.bump(),
-        Side::Scheduler => c.sched_rmw.bump(),
-        Side::Idle => c.idle_rmw.bump(),
-    })
+    THREAD_COUNTERS.with(|c| c.side(side).rmw.bump())
 }
 
 /// Counts one `SeqCst` fence executed by `side` on the calling thread.
 #[inline(always)]
 pub(crate) fn count_fence(side: Side) {
-    THREAD_COUNTERS.with(|c| match side {
-        Side::Owner => c.owner_fences.bump(),
-        Side::Thief => c.thief_fences.bump(),
-        Side::Scheduler => c.sched_fences.bump(),
-        Side::Idle => c.idle_fences.bump(),
+    THREAD_COUNTERS.with(|c| c.side(side).fences.bump())
+}
+
+/// Counts one process-wide heavy fence executed by `side` on the calling thread.
+#[inline(always)]
+pub(crate) fn count_heavy_fence(side: Side) {
+    THREAD_COUNTERS.with(|c| c.side(side).heavy_fences.bump())
+}
+
+/// Counts one owner's fence executed by the `asym` deque's fallback (an owner fence).
+#[inline(always)]
+pub(crate) fn count_fallback_fence() {
+    THREAD_COUNTERS.with(|c| {
+        c.owner.fences.bump();
+        c.fallback_fences.bump();
     })
 }
 
@@ -326,6 +349,14 @@ pub struct Stats {
     pub cas: u64,
     /// `SeqCst` fences.
     pub fences: u64,
+    /// Process-wide heavy fences (`membarrier` on Linux) executed by thieves: one per
+    /// steal under the `asym` policy, none under the others. (A worker falling asleep
+    /// executes one too, counted in `idle_sync`.)
+    pub heavy_fences: u64,
+    /// Of `fences`, those the `asym` policy's owners executed because the heavy fence was
+    /// unavailable (no `membarrier`: an old kernel, a seccomp filter): each pop then fences,
+    /// as under a classical deque. Zero wherever the heavy fence works.
+    pub fallback_fences: u64,
     /// Other atomic read-modify-writes (swaps, fetch-adds, lock acquire/release).
     pub rmw: u64,
     /// Times a worker went to sleep for lack of work.
@@ -338,9 +369,9 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// CAS + fences: the synchronization LCWS bounds by O(P·T∞).
+    /// CAS + fences (heavy ones included): the synchronization LCWS bounds by O(P·T∞).
     pub fn cas_and_fences(&self) -> u64 {
-        self.cas + self.fences
+        self.cas + self.fences + self.heavy_fences
     }
 }
 
@@ -352,6 +383,8 @@ fieldwise_arithmetic!(Stats {
     signals,
     cas,
     fences,
+    heavy_fences,
+    fallback_fences,
     rmw,
     sleeps,
     idle_sync,

@@ -69,7 +69,13 @@ impl Wanted {
         unsafe { &*(byte as *const AtomicU8).cast::<Wanted>() }
     }
 
-    /// The owner's hot check: one plain load.
+    /// Every want: the two above. (The byte's top bit, `Row::OWNER_FENCES`, belongs to an
+    /// asymmetric deque whose owner must fence its pops: it sends every pop out of line,
+    /// but no push, and is never taken.)
+    const WANTS: u8 = Self::POLL_REQUEST | Self::SLEEPER;
+
+    /// The owner's hot check before a pop: one plain load; any bit set sends the pop out
+    /// of line.
     #[inline(always)]
     pub(crate) fn is_set(&self) -> bool {
         // Relaxed: a hint; a stale zero is covered by the asymmetric fence (module doc), a
@@ -77,21 +83,30 @@ impl Wanted {
         self.0.load(Ordering::Relaxed) != 0
     }
 
+    /// Whether a thief or a sleeper wants something (one plain load; the wants only).
+    #[inline(always)]
+    pub(crate) fn has_wants(&self) -> bool {
+        // Relaxed: as in `is_set`.
+        self.0.load(Ordering::Relaxed) & Self::WANTS != 0
+    }
+
     /// The owner's look right after a push: [`light_fence`] (the push's store before the
-    /// load), then [`Wanted::is_set`].
+    /// load), then [`Wanted::has_wants`].
     #[inline(always)]
     pub(crate) fn is_set_after_push(&self) -> bool {
         light_fence();
-        self.is_set()
+        self.has_wants()
     }
 
-    /// The owner takes every want posted so far (the cold path; one atomic swap).
+    /// The owner takes every want posted so far (the cold path; one atomic
+    /// read-modify-write).
     #[inline]
     pub(crate) fn take(&self) -> u8 {
         // AcqRel: Acquire pairs with a sleeper's `arm` (its sleep announcement and its
-        // sleeper count happen before, so the owner's wake-up finds it); a swap rather than
-        // a store so that a want posted meanwhile is never overwritten.
-        self.0.swap(0, Ordering::AcqRel)
+        // sleeper count happen before, so the owner's wake-up finds it); an RMW rather than
+        // a store so that a want posted meanwhile is never overwritten, and the bits that
+        // are not wants stay.
+        self.0.fetch_and(!Self::WANTS, Ordering::AcqRel) & Self::WANTS
     }
 
     /// The owner withdraws `bits` (a poll request it answered with nothing to give).
@@ -118,25 +133,30 @@ impl Wanted {
     }
 }
 
-/// The owner's half of the asymmetric fence: orders its deque store before its `Wanted`
-/// load. Free at run time (the sleeper's [`heavy_fence`] does the work).
+/// The owner's half of the asymmetric fence: orders its deque store before its next load
+/// of what the other side wrote (its `Wanted`, or an asymmetric deque's line). Free at run
+/// time (the other side's [`heavy_fence`] does the work).
+///
+/// Under loom and Miri, which cannot run `membarrier`, both halves are `SeqCst` fences:
+/// the effect `membarrier` gives each side.
 #[inline(always)]
 pub(crate) fn light_fence() {
-    #[cfg(all(test, loom))]
+    #[cfg(any(all(test, loom), miri))]
     crate::sync::fence(Ordering::SeqCst);
-    #[cfg(not(all(test, loom)))]
+    #[cfg(not(any(all(test, loom), miri)))]
     crate::sync::compiler_fence(Ordering::SeqCst);
 }
 
-/// The sleeper's half: a full memory barrier on every running thread of the process.
-/// Returns `false` if the system offers none; the caller must then not sleep untimed.
+/// The heavy half: a full memory barrier on every running thread of the process.
+/// Returns `false` if the system offers none (then it was only a `SeqCst` fence on the
+/// calling thread): the caller must not rely on the other side's [`light_fence`].
 pub(crate) fn heavy_fence() -> bool {
-    #[cfg(all(test, loom))]
+    #[cfg(any(all(test, loom), miri))]
     {
         crate::sync::fence(Ordering::SeqCst);
         true
     }
-    #[cfg(not(all(test, loom)))]
+    #[cfg(not(any(all(test, loom), miri)))]
     {
         // Our own barrier too (membarrier implies one, the fallback needs it).
         std::sync::atomic::fence(Ordering::SeqCst);
@@ -144,13 +164,19 @@ pub(crate) fn heavy_fence() -> bool {
     }
 }
 
-/// Registers the process for expedited membarriers (once); call before any worker sleeps.
-pub(crate) fn prepare() {
-    #[cfg(not(all(test, loom)))]
-    membarrier::register();
+/// Whether [`heavy_fence`] works here (registers the process on the first call).
+pub(crate) fn heavy_fence_available() -> bool {
+    #[cfg(any(all(test, loom), miri))]
+    {
+        true
+    }
+    #[cfg(not(any(all(test, loom), miri)))]
+    {
+        membarrier::register()
+    }
 }
 
-#[cfg(not(all(test, loom)))]
+#[cfg(not(any(all(test, loom), miri)))]
 mod membarrier {
     use std::sync::OnceLock;
 
@@ -161,7 +187,7 @@ mod membarrier {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
 
     fn call(cmd: libc::c_int) -> bool {
-        if cfg!(miri) || !cfg!(target_os = "linux") {
+        if !cfg!(target_os = "linux") {
             return false;
         }
         #[cfg(target_os = "linux")]
@@ -173,8 +199,11 @@ mod membarrier {
         false
     }
 
+    /// Registers the process, once, and tries one barrier: a filter may allow the one and
+    /// refuse the other.
     pub(super) fn register() -> bool {
-        *AVAILABLE.get_or_init(|| call(CMD_REGISTER_PRIVATE_EXPEDITED))
+        *AVAILABLE
+            .get_or_init(|| call(CMD_REGISTER_PRIVATE_EXPEDITED) && call(CMD_PRIVATE_EXPEDITED))
     }
 
     pub(super) fn expedited() -> bool {

@@ -29,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::deque::{Exposure, SignalExposer, Steal};
+use crate::deque::{Exposure, SignalExposer, Steal, StealAmount};
 use crate::hybrid;
 use crate::job::JobRef;
 use crate::latch::{JoinLatch, Probe, Unpushed};
@@ -398,7 +398,7 @@ impl WorkerThread {
     /// (checked after a push, and before a pop).
     #[inline(always)]
     pub(crate) fn is_wanted(&self) -> bool {
-        self.wanted().is_set()
+        self.wanted().has_wants()
     }
 
     /// Answers what thieves want: a poll request or a sleeper's standing request gets one
@@ -603,7 +603,9 @@ impl WorkerThread {
         }
         let info = self.info(self.random_victim());
         self.counters.steal_attempts.bump();
-        match info.steal() {
+        match info.steal(self.registry.config.plan.steal, |job| {
+            self.push_or_inject(job)
+        }) {
             Steal::Success(job) => Some(self.stole(job, info)),
             Steal::PrivateWork => {
                 self.notify(info);
@@ -628,7 +630,8 @@ impl WorkerThread {
                 std::hint::spin_loop();
             }
             self.counters.steal_attempts.bump();
-            match info.steal() {
+            // One task: only split deques answer `PrivateWork`.
+            match info.steal(StealAmount::One, |_| {}) {
                 Steal::Success(job) => return Some(self.stole(job, info)),
                 // Still private: ask again once the last request was answered.
                 Steal::PrivateWork => {

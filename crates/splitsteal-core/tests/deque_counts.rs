@@ -25,7 +25,12 @@ fn counted(f: impl FnOnce()) -> SyncCounts {
 }
 
 fn ops(cas: u64, rmw: u64, fences: u64) -> SyncOps {
-    SyncOps { cas, rmw, fences }
+    SyncOps {
+        cas,
+        rmw,
+        fences,
+        heavy_fences: 0,
+    }
 }
 
 #[test]

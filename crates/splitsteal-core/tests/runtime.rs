@@ -177,14 +177,31 @@ fn free_functions_outside_any_pool_use_the_global_pool() {
 }
 
 #[test]
-fn one_lcws_worker_executes_no_cas_and_no_fence() {
-    for &policy in Policy::ALL.iter().filter(|p| p.is_lcws()) {
+fn one_lcws_or_asym_worker_executes_no_cas_and_no_fence() {
+    let policies = Policy::ALL
+        .iter()
+        .filter(|p| p.is_lcws() || **p == Policy::Asym);
+    for &policy in policies {
         let pool = common::pool(1, policy);
         pool.install(|| fib(10));
+        // What an `install` itself costs (its injection and latch), whatever it runs.
+        pool.reset_stats();
+        pool.install(|| ());
+        let install = pool.stats();
         pool.reset_stats();
         pool.install(|| fib(22));
         let stats = pool.stats();
-        assert_eq!((stats.cas, stats.fences), (0, 0), "{policy}: {stats:?}");
+        let sync = (stats.cas, stats.rmw, stats.fences, stats.heavy_fences);
+        let base = (
+            install.cas,
+            install.rmw,
+            install.fences,
+            install.heavy_fences,
+        );
+        assert_eq!(
+            sync, base,
+            "{policy}: {stats:?}, an install alone {install:?}"
+        );
         assert_eq!(stats.steal_attempts, 0, "{policy}");
         // Every join pushed its second closure as a job (none ran unrecorded), plus the
         // injected job.
@@ -203,6 +220,66 @@ fn classical_deques_fence_at_every_pop() {
         let joins = fib_seq(21) - 1;
         let stats = pool.stats();
         assert!(stats.fences >= joins, "{policy}: {stats:?}");
+    }
+}
+
+/// Under `asym` a thief pays for each steal with one heavy fence (and two CAS), and the
+/// owners with nothing: no fence, no fallback. `a` waits until `b` starts on the other
+/// worker, so at least one steal happens however loaded the machine is.
+#[test]
+fn asym_thieves_pay_a_heavy_fence_per_steal() {
+    let pool = pool(2, Policy::Asym);
+    pool.install(|| fib(10));
+    pool.reset_stats();
+    let stolen = pool.install(|| {
+        let here = splitsteal_core::current_thread_index();
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let t0 = std::time::Instant::now();
+        let (_, b_thread) = splitsteal_core::join(
+            || {
+                while !started.load(Ordering::Acquire) && t0.elapsed().as_secs() < 20 {
+                    std::thread::yield_now();
+                }
+            },
+            || {
+                started.store(true, Ordering::Release);
+                splitsteal_core::current_thread_index()
+            },
+        );
+        b_thread != here
+    });
+    assert!(stolen, "the second closure never reached the other worker");
+    assert_eq!(pool.install(|| fib(22)), fib_seq(22));
+    let stats = pool.stats();
+    assert!(stats.steals > 0, "{stats:?}");
+    assert!(stats.heavy_fences >= stats.steals, "{stats:?}");
+    assert_eq!((stats.fences, stats.fallback_fences), (0, 0), "{stats:?}");
+}
+
+/// Without the heavy fence (as under a seccomp filter), `asym`'s owners fence every pop,
+/// the stats say so, and every task still runs exactly once, stolen or not.
+#[test]
+fn asym_without_a_heavy_fence_fences_the_owners_pops_and_loses_nothing() {
+    for threads in [1, 2] {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .policy(Policy::Asym)
+            .assume_no_membarrier(true)
+            .build()
+            .unwrap();
+        pool.install(|| fib(10));
+        pool.reset_stats();
+        let calls = AtomicU64::new(0);
+        assert_eq!(pool.install(|| fib_counted(22, &calls)), fib_seq(22));
+        assert_eq!(calls.load(Ordering::Relaxed), 2 * fib_seq(23) - 1);
+        let stats = pool.stats();
+        let joins = fib_seq(23) - 1;
+        assert!(stats.fallback_fences >= joins, "x{threads}: {stats:?}");
+        assert!(
+            stats.fences >= stats.fallback_fences,
+            "x{threads}: {stats:?}"
+        );
+        assert_eq!(stats.heavy_fences, 0, "x{threads}: {stats:?}");
     }
 }
 
@@ -282,7 +359,12 @@ fn recorded_starts_match_the_counted_tasks_under_every_policy() {
 
 fn policies_and_hybrid_bases() -> Vec<(Policy, Option<Policy>)> {
     let mut all: Vec<_> = Policy::ALL.iter().map(|&p| (p, None)).collect();
-    for base in [Policy::Abp, Policy::LcwsSignal, Policy::LcwsPoll] {
+    for base in [
+        Policy::Abp,
+        Policy::LcwsSignal,
+        Policy::LcwsPoll,
+        Policy::Asym,
+    ] {
         all.push((Policy::Hybrid, Some(base)));
     }
     all

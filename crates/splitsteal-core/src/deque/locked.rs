@@ -214,7 +214,7 @@ mod tests {
         let one_each = |n| SyncOps {
             cas: n,
             rmw: n,
-            fences: 0,
+            ..SyncOps::default()
         };
         assert_eq!(c.owner, one_each(3));
         assert_eq!(c.thief, one_each(0));

@@ -22,7 +22,7 @@
 
 use std::num::NonZeroUsize;
 
-use crate::deque::{Abp, ChaseLev, Exposure, Owner, Split, Steal, Stealer};
+use crate::deque::{Abp, Asym, ChaseLev, Exposure, Owner, Split, Steal, StealAmount, Stealer};
 use loom::thread;
 
 /// Preemption bound of the bounded models (see the module doc).
@@ -41,6 +41,7 @@ trait ModelDeque: Owner<Task> + 'static {
 }
 
 impl ModelDeque for Abp<Task> {}
+impl ModelDeque for Asym<Task> {}
 impl ModelDeque for ChaseLev<Task> {}
 impl ModelDeque for Split<Task> {
     fn publish(&mut self) {
@@ -384,5 +385,114 @@ fn split_exposures_with_two_thieves() {
         d.expose(Exposure::Half);
         let took: Vec<usize> = (0..2).filter_map(|_| d.pop()).map(|v| v.get()).collect();
         assert_exactly_once(d, thieves, took, 3);
+    });
+}
+
+#[test]
+fn asym_last_task_one_thief() {
+    last_task_one_thief::<Asym<Task>>();
+}
+
+#[test]
+fn asym_last_task_two_thieves() {
+    last_task_two_thieves::<Asym<Task>>();
+}
+
+#[test]
+fn asym_two_tasks_two_thieves() {
+    two_tasks_two_thieves::<Asym<Task>>();
+}
+
+#[test]
+fn asym_empty_and_refill() {
+    empty_and_refill_under_a_paused_thief::<Asym<Task>>();
+}
+
+#[test]
+fn asym_full_while_stealing_one_thief() {
+    full_while_stealing::<Asym<Task>>(1);
+}
+
+#[test]
+fn asym_ring_reuse() {
+    reuse_a_stolen_slot::<Asym<Task>>();
+}
+
+/// The asymmetric deque's fallback: its owner fences every pop (no heavy fence), thieves
+/// a `SeqCst` fence after their claim.
+#[test]
+fn asym_owner_fences_last_task_one_thief() {
+    model(false, || {
+        let mut d = Asym::<Task>::with_owner_fences(4);
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        let thieves = vec![thief(&d, 1)];
+        let took: Vec<usize> = (0..2).filter_map(|_| d.pop()).map(|v| v.get()).collect();
+        assert_exactly_once(d, thieves, took, 2);
+    });
+}
+
+/// Steal-half: three tasks, a thief that takes ⌈n/2⌉ of what it sees while the owner pops
+/// all three. A claim of two can meet the owner's pops inside it (a revoke, or a commit of
+/// fewer than claimed).
+#[test]
+fn asym_steal_half_races_the_owners_pops() {
+    model(false, || {
+        let mut d = Asym::<Task>::with_capacity(4);
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        let s = d.stealer();
+        let half = thread::spawn(move || {
+            let mut got = Vec::new();
+            if let Steal::Success(v) = s.steal_batch(StealAmount::Half, |v| got.push(v.get())) {
+                got.push(v.get());
+            }
+            got
+        });
+        let took: Vec<usize> = (0..3).filter_map(|_| d.pop()).map(|v| v.get()).collect();
+        assert_exactly_once(d, vec![half], took, 3);
+    });
+}
+
+/// The asymmetric deque's compaction (capacity 1: two slots): task 1 is stolen or not by
+/// thief A (tries once, whenever it runs) and thief B (joined); the owner's pushes of 2
+/// and 3 find `bot` at the last slot and move the task down under the line's lock. A
+/// claim A made before the move must not commit after it.
+#[test]
+fn asym_compaction_under_a_paused_thief() {
+    model(false, || {
+        let mut d = Asym::<Task>::with_capacity(1);
+        d.push(t(1)).unwrap();
+        let a = thief(&d, 1);
+        let mut took = thief(&d, 1).join().unwrap();
+        for i in 2..=3 {
+            if d.push(t(i)).is_err() {
+                took.push(i);
+            }
+        }
+        took.extend(d.pop().map(|v| v.get()));
+        assert_exactly_once(d, vec![a], took, 3);
+    });
+}
+
+/// A thief whose heavy fence fails (a filter installed after the deque was built): it
+/// withdraws its claim and asks the owner to fence; the owner's next pop says it does,
+/// and from then on thieves steal with a `SeqCst` fence. Every task is taken once.
+#[test]
+fn asym_heavy_fence_lost_while_stealing() {
+    model(false, || {
+        let mut d = Asym::<Task>::with_capacity(4);
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        let failing = d.stealer().with_heavy_fence(|| {
+            crate::sync::fence(crate::sync::Ordering::SeqCst);
+            false
+        });
+        assert_eq!(failing.steal(), Steal::Abort);
+        let thieves = vec![thief(&d, 1)];
+        let took: Vec<usize> = (0..2).filter_map(|_| d.pop()).map(|v| v.get()).collect();
+        assert!(d.owner_fences());
+        assert_exactly_once(d, thieves, took, 2);
     });
 }

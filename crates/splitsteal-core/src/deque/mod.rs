@@ -6,6 +6,7 @@
 //! | [`Abp`] | ABP paper, Fig. 5 | no sync / StoreLoad fence | fence + CAS |
 //! | [`ChaseLev`] | Chase and Lev; the low-latency thesis | no sync / StoreLoad fence | fence + CAS |
 //! | [`Split`] | the LCWS paper Alg. 2, LCWS-in-practice paper, Listing 2 | **no sync** (private part) | fence + CAS (public part) |
+//! | [`Asym`] | the THE protocol with an asymmetric fence (`asym.rs`) | **no sync** (every task public) | 2 CAS + a process-wide heavy fence |
 //!
 //! Every deque has two handles:
 //! - the **owner** handle ([`Owner`]) is `Send` but neither `Sync` nor `Clone`: exactly one
@@ -28,16 +29,20 @@ use crate::stats::{count_cas, Side};
 use crate::sync::{AtomicU64, Ordering};
 
 mod abp;
+mod asym;
 mod chase_lev;
 mod locked;
+mod row;
 mod split;
 
 #[cfg(all(test, loom))]
 mod loom_models;
 
 pub use abp::{Abp, AbpStealer};
+pub use asym::{Asym, AsymStealer, StealAmount, MAX_STEAL};
 pub use chase_lev::{ChaseLev, ChaseLevStealer, SHRINK_K};
 pub use locked::{Locked, LockedStealer};
+pub(crate) use row::Row;
 pub use split::{Exposure, SignalExposer, Split, SplitStealer};
 
 /// ABP's `age = {tag, top}` (the ABP deque and the split deque's public part) in one word: `top` in the low 32 bits, the ABA `tag` in the high 32.

@@ -98,7 +98,7 @@
 //! (a ring cost each join two instructions more: the mask's load and the `and`). Indices
 //! go back to 0 when the public part runs dry in `pop_public_bottom`, but they drift up
 //! while thieves steal and the owner keeps pushing (a producer spawning in a loop), so
-//! there are `capacity` slots and as many again (at most 2²⁰ more, and 2³¹ in all) to drift
+//! there are `capacity` slots and as many again (at most 2²⁰ more; a capacity of at most 2³⁰) to drift
 //! into. When `bot` reaches the last slot, the push's cold path moves the tasks down
 //! ([`Split::compact_now`]): if none is public, the private ones go to indices `0..n` and
 //! a new epoch starts (a new tag, `top = 0`), as `pop_public_bottom`'s reset does; a stale
@@ -128,9 +128,10 @@ use std::sync::atomic::{AtomicBool as ThreadAtomicBool, AtomicUsize as ThreadAto
 
 use crossbeam_utils::CachePadded;
 
+use super::row::Row;
 use super::{Age, Full, Owner, Steal, Stealer, Task};
 use crate::stats::{seq_cst_fence, Side};
-use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use crate::sync::{compiler_fence, Arc, AtomicPtr, AtomicU64, AtomicU8, Ordering};
 
 /// How many private tasks one exposure request moves to the public part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -199,73 +200,23 @@ struct Inner {
     capacity: usize,
 }
 
-/// What every push and pop touches, in one allocation: the two bottoms, then the slots.
-/// The owner reaches all three from one pointer it keeps ([`Split::row`]); as fields of
-/// `Inner` beside a boxed slice, the bottoms and the slots' address cost the push and the
-/// pop one load each more.
-#[repr(C)]
-struct RowOf<S: ?Sized> {
-    /// The split point: the owner writes it, thieves read it.
-    public_bot: CachePadded<AtomicUsize>,
-    /// One past the newest private task. Written by the owner only (and read by thieves
-    /// only to tell [`Steal::PrivateWork`] from [`Steal::Empty`]), so it gets its own line.
-    bot: CachePadded<AtomicUsize>,
-    /// A byte thieves set to ask the owner for something, which the owner reads after its
-    /// pushes from the row it already holds (the runtime keeps its `Wanted` bits here: the
-    /// LCWS paper's `targeted` flag, and a sleeper's request). The deque itself never
-    /// reads or writes it. Its own line: thieves write it.
-    requests: CachePadded<AtomicU8>,
-    /// Index `i` in slot `i`: the capacity and as many again (at most 2²⁰ more), the room
-    /// the indices drift into before the owner moves its tasks down (module doc,
-    /// "Capacity").
-    slots: S,
+/// The split deque's name for its row's line (the shared row of `super::row`): the split
+/// point, `public_bot`, which only the owner's thread writes. It never uses the line's
+/// high half, so the whole word is the index.
+trait PublicBot {
+    fn public_bot(&self, order: Ordering) -> usize;
+    fn set_public_bot(&self, public_bot: usize, order: Ordering);
 }
 
-type Row = RowOf<[AtomicPtr<()>]>;
-
-impl Row {
-    /// A row of `slots` empty slots, both bottoms at 0.
-    fn new(slots: usize) -> Box<Row> {
-        use std::alloc::{alloc, handle_alloc_error, Layout};
-        let (layout, offset) = Layout::new::<RowOf<[AtomicPtr<()>; 0]>>()
-            .extend(Layout::array::<AtomicPtr<()>>(slots).expect("split deque: too many slots"))
-            .expect("split deque: too many slots");
-        // `Box`'s deallocation uses the value's own layout: a `repr(C)` struct pads its
-        // size to its alignment, as this does.
-        let layout = layout.pad_to_align();
-        // SAFETY: the layout has a non-zero size (the two bottoms).
-        let raw = unsafe { alloc(layout) };
-        if raw.is_null() {
-            handle_alloc_error(layout);
-        }
-        // SAFETY: `raw` is a fresh allocation of `layout`, which holds the header (the
-        // sized `RowOf` with no slots) at 0 and `slots` slots at `offset`, as the
-        // `repr(C)` layout of `Row` places them; every field is written before the `Box`
-        // is made, and the slice pointer's length is the slot count (the metadata a
-        // `RowOf<[_]>` pointer carries).
-        unsafe {
-            raw.cast::<RowOf<[AtomicPtr<()>; 0]>>().write(RowOf {
-                public_bot: CachePadded::new(AtomicUsize::new(0)),
-                bot: CachePadded::new(AtomicUsize::new(0)),
-                requests: CachePadded::new(AtomicU8::new(0)),
-                slots: [],
-            });
-            let first = raw.add(offset).cast::<AtomicPtr<()>>();
-            for i in 0..slots {
-                first.add(i).write(AtomicPtr::new(std::ptr::null_mut()));
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(raw, slots) as *mut Row)
-        }
+impl PublicBot for Row {
+    #[inline(always)]
+    fn public_bot(&self, order: Ordering) -> usize {
+        self.line.load(order) as usize
     }
 
-    /// The slot of index `i`, which is below a `public_bot` or `bot` the reader loaded.
     #[inline(always)]
-    fn slot(&self, i: usize) -> &AtomicPtr<()> {
-        debug_assert!(i < self.slots.len());
-        // SAFETY: `bot` never exceeds `slots.len()` (the push stops at it) and `public_bot`
-        // never exceeds `bot`; every index is below 2³¹, so a `top` that `Age::distance`
-        // puts below a `public_bot` of any epoch is below it in fact, and in the slots.
-        unsafe { self.slots.get_unchecked(i) }
+    fn set_public_bot(&self, public_bot: usize, order: Ordering) {
+        self.line.store(public_bot as u64, order);
     }
 }
 
@@ -279,7 +230,7 @@ impl Inner {
     fn new(capacity: usize) -> Inner {
         let capacity = super::ring_slots(capacity, "split deque");
         // Room to drift into, keeping every index below 2³¹ (module doc).
-        let slots = capacity + capacity.min(Self::MAX_SLACK).min((1 << 31) - capacity);
+        let slots = super::row::row_slots(capacity, "split deque");
         Inner {
             age: CachePadded::new(AtomicU64::new(0)),
             guard: CachePadded::new(ExposeGuard::default()),
@@ -287,9 +238,6 @@ impl Inner {
             capacity,
         }
     }
-
-    /// The most slots beyond the capacity (the room the indices drift into).
-    const MAX_SLACK: usize = 1 << 20;
 
     /// Moves `how.count(r)` of the r private tasks to the public part. Runs on the owner's
     /// thread only: in [`Split::expose`] (under rule 4's guard), or in a signal handler
@@ -300,10 +248,10 @@ impl Inner {
     fn expose_now(&self, how: Exposure, interrupted: &mut impl FnMut()) -> usize {
         // Relaxed: `bot` and `public_bot` are written only by this thread (the interrupted
         // owner); the owner's compiler fences order its writes against this handler.
-        let bot = self.row.bot.load(Ordering::Relaxed);
+        let bot = self.row.bot().load(Ordering::Relaxed);
         interrupted();
         // Relaxed: as above.
-        let public_bot = self.row.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.row.public_bot(Ordering::Relaxed);
         // Signed: `bot` is −1 while a pop on an empty deque checks it (module doc).
         if signed(bot) <= signed(public_bot) {
             return 0;
@@ -313,7 +261,7 @@ impl Inner {
         if n > 0 {
             // Release: publishes the slots written by `push` before `bot` was raised over
             // them (same hardware thread, kept in program order by push's compiler fence).
-            self.row.public_bot.store(public_bot + n, Ordering::Release);
+            self.row.set_public_bot(public_bot + n, Ordering::Release);
         }
         n
     }
@@ -358,10 +306,10 @@ pub struct Split<T: Task> {
     /// bottoms and the slots from it, without going through the `Arc`. (`bot` stays in the
     /// row, on a line only the owner writes: a copy here would cost a second store per
     /// push and pop.)
+    /// The row's `limit` is the lower of the last slot and `capacity` above a lower bound
+    /// of `top` in the current epoch: `bot < limit` means there is room (see "Capacity" in
+    /// the module doc).
     row: NonNull<Row>,
-    /// The lower of the last slot and `capacity` above a lower bound of `top` in the
-    /// current epoch: `bot < limit` means there is room (see "Capacity" in the module doc).
-    limit: usize,
     /// Rule 4: how many of the requests handlers deferred (`ExposeGuard::deferred`, per
     /// [`Exposure`], wrapping) this owner has served.
     served: [usize; 3],
@@ -475,8 +423,9 @@ impl<T: Task> Split<T> {
         // between operations.
         let live = Age::distance(top, bot);
         debug_assert!((0..=self.capacity() as i64).contains(&i64::from(live)));
-        self.limit = (bot - live as usize + self.capacity()).min(end);
-        bot != self.limit
+        let limit = (bot - live as usize + self.capacity()).min(end);
+        self.row().set_limit(limit);
+        bot != limit
     }
 
     /// The compaction step of [`Split::refresh_limit`], under rule 4's guard (so no handler
@@ -497,7 +446,7 @@ impl<T: Task> Split<T> {
         // Acquire: as in `refresh_limit` (we rewrite slots the thieves claimed).
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
         // Relaxed: written by this thread only (a handler defers under the guard).
-        let public_bot = inner.row.public_bot.load(Ordering::Relaxed);
+        let public_bot = inner.row.public_bot(Ordering::Relaxed);
         if Age::distance(old.top, public_bot) != 0 {
             return false;
         }
@@ -512,10 +461,10 @@ impl<T: Task> Split<T> {
         // `bot` down first, then `public_bot`, so that `bot <= public_bot` until the moved
         // tasks are private again (rule 3's order, though the guard already holds handlers
         // off). Relaxed: single writer.
-        inner.row.bot.store(0, Ordering::Relaxed);
+        inner.row.bot().store(0, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag below, as in `pop_public_bottom`'s reset.
-        inner.row.public_bot.store(0, Ordering::Release);
+        inner.row.set_public_bot(0, Ordering::Release);
         let new_age = Age {
             tag: old.tag.wrapping_add(1),
             top: 0,
@@ -525,15 +474,14 @@ impl<T: Task> Split<T> {
         compiler_fence(Ordering::SeqCst);
         interrupted();
         // Relaxed: single writer; the moved tasks are private again.
-        inner.row.bot.store(bot - public_bot, Ordering::Relaxed);
+        inner.row.bot().store(bot - public_bot, Ordering::Relaxed);
         true
     }
 
     /// `bot`, read by its only writer.
     #[inline(always)]
     fn own_bot(&self) -> usize {
-        // Relaxed: only this thread writes `bot` (a signal handler on it only reads it).
-        self.row().bot.load(Ordering::Relaxed)
+        self.row().own_bot()
     }
 
     /// [`Owner::push`], then `look` at the request byte thieves set for the owner (see
@@ -545,76 +493,23 @@ impl<T: Task> Split<T> {
         task: T,
         look: impl FnOnce(&AtomicU8) -> R,
     ) -> Result<R, Full<T>> {
-        // Relaxed: only this thread writes `bot`.
         let mut bot = self.own_bot();
-        if bot == self.limit {
+        if bot == self.row().limit() {
             if !self.refresh_limit() {
                 return Err(Full(task));
             }
             // A compaction moved the tasks down.
             bot = self.own_bot();
         }
-        Ok(self.push_at(bot, task, look))
+        // Rule 1 is the row's: the slot is written before `bot` rises over it.
+        Ok(self.row().push_at(bot, task.into_raw(), look))
     }
 
-    /// [`Split::push_then`] where there is room without looking again: at `limit` it
-    /// hands `task` back, and the caller goes out of line for `push_then` (the runtime's
-    /// `join` inlines this; on a [`Split::gate`] it always hands back).
+    /// The row the owner pushes and pops on: the runtime's `join` runs its inline push and
+    /// pop on it directly (`Row::try_push_then`, `Row::pop_above_line`), and comes back to
+    /// [`Split::push_then`] or [`Split::pop_public_bottom`] when they hand back.
     #[inline(always)]
-    pub(crate) fn try_push_then<R>(
-        &mut self,
-        task: T,
-        look: impl FnOnce(&AtomicU8) -> R,
-    ) -> Result<R, T> {
-        // Relaxed: only this thread writes `bot`.
-        let bot = self.own_bot();
-        if bot == self.limit {
-            return Err(task);
-        }
-        Ok(self.push_at(bot, task, look))
-    }
-
-    /// The push proper, at index `bot` (the owner's `bot`, below `limit`).
-    #[inline(always)]
-    fn push_at<R>(&mut self, bot: usize, task: T, look: impl FnOnce(&AtomicU8) -> R) -> R {
-        // Bound once: the compiler fence below would otherwise make the compiler reload it.
-        let row = self.row();
-        // Relaxed: thieves read this slot only after an Acquire load of a `public_bot`
-        // raised over it by a Release store that follows this write.
-        row.slot(bot)
-            .store(task.into_raw().as_ptr(), Ordering::Relaxed);
-        // Rule 1: the slot is written before a handler can see it inside `[.., bot)`.
-        compiler_fence(Ordering::SeqCst);
-        // Relaxed: single writer.
-        row.bot.store(bot + 1, Ordering::Relaxed);
-        look(&row.requests)
-    }
-
-    /// A deque that takes nothing, for an owner that tries a split deque inline before it
-    /// looks at what its deque really is (the runtime's `join`, on a pool of another
-    /// deque): [`Split::try_push_then`] finds no room, and the request byte
-    /// ([`Split::own_requests`]) is always set, so each try goes out of line at once. Only
-    /// `try_push_then`, `own_requests` and `pop_private` may be used on it (no thief ever
-    /// gets its stealer).
-    pub(crate) fn gate() -> Split<T> {
-        let mut gate = <Self as Owner<T>>::with_capacity(1);
-        // `bot` is 0: no room. (`refresh_limit`, which would move it, is never called.)
-        gate.limit = 0;
-        // Relaxed: nobody else has the row.
-        gate.row().requests.store(u8::MAX, Ordering::Relaxed);
-        gate
-    }
-
-    /// The request byte thieves set for the owner, through the owner's row pointer (the
-    /// same byte as [`SplitStealer::requests`], one load nearer).
-    #[inline(always)]
-    pub(crate) fn own_requests(&self) -> &AtomicU8 {
-        &self.row().requests
-    }
-
-    /// The row, through the owner's own copy of its address.
-    #[inline(always)]
-    fn row(&self) -> &Row {
+    pub(crate) fn row(&self) -> &Row {
         // SAFETY: `row` points at `inner.row`, which lives as long as `inner` (and so as
         // `self`) and is only ever shared (its fields are atomics).
         unsafe { self.row.as_ref() }
@@ -630,31 +525,20 @@ impl<T: Task> Split<T> {
     /// [`Split::pop_private`], with `interrupted` run where a signal handler may interrupt
     /// it between its `bot` store and its `public_bot` load (a no-op except in tests, which
     /// expose there as a handler would).
+    ///
+    /// Rule 2 of the module doc is the row's pop: `bot` is lowered *before* `public_bot` is
+    /// read (the LCWS-in-practice paper's fix), with a signal fence between, so from the
+    /// store on a signal handler cannot expose slot `bot - 1`; if `public_bot` came out
+    /// above it (the private part was empty, or a handler just exposed its last task), the
+    /// pop is undone, and while `bot` is `public_bot - 1` or `public_bot` a handler sees
+    /// no private work.
     #[inline(always)]
     fn pop_private_interruptible(&mut self, interrupted: &mut impl FnMut()) -> Option<T> {
-        let row = self.row();
-        // Relaxed: only this thread writes `bot`.
-        let bot = row.bot.load(Ordering::Relaxed);
-        // −1 when the deque is empty at index 0: the signed compare below then undoes the
-        // pop, with no test of `bot` against 0 first (module doc).
-        let new_bot = bot.wrapping_sub(1);
-        // Relaxed: single writer. Lowered *before* reading `public_bot` (the LCWS-in-practice paper's fix): from
-        // here on a signal handler cannot expose slot `new_bot`.
-        row.bot.store(new_bot, Ordering::Relaxed);
-        compiler_fence(Ordering::SeqCst);
-        interrupted();
-        // Relaxed: written by this thread (or a handler on it); thieves never write it.
-        let public_bot = row.public_bot.load(Ordering::Relaxed);
-        if signed(new_bot) < signed(public_bot) {
-            // The private part was empty (or a handler just exposed its last task): undo.
-            // While `bot` is `public_bot - 1` or `public_bot`, a handler sees no private work.
-            row.bot.store(bot, Ordering::Relaxed);
-            return None;
-        }
-        // Relaxed: the slot was written by this thread in `push`.
-        let raw = row.slot(new_bot).load(Ordering::Relaxed);
-        // SAFETY: slots below `bot` hold values stored by `push` (never null).
-        Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) })
+        let raw = self
+            .row()
+            .pop_above_line(|| compiler_fence(Ordering::SeqCst), interrupted)?;
+        // SAFETY: the row holds values stored by `push_then` (`into_raw` of a `T`).
+        Some(unsafe { T::from_raw(raw) })
     }
 
     /// Pops the bottom task of the public part, racing thieves for the last one (ABP's
@@ -664,7 +548,7 @@ impl<T: Task> Split<T> {
     pub fn pop_public_bottom(&mut self) -> Option<T> {
         let inner = &*self.inner;
         // Relaxed: the owner is the only writer of `public_bot` and `bot`.
-        let public_bot = inner.row.public_bot.load(Ordering::Relaxed);
+        let public_bot = inner.row.public_bot(Ordering::Relaxed);
         if public_bot == 0 {
             return None;
         }
@@ -676,10 +560,10 @@ impl<T: Task> Split<T> {
         let new_bot = public_bot - 1;
         // Rule 3 of the module doc: `bot` drops first, so `bot <= public_bot` throughout and
         // a signal handler finds no private work to expose. Relaxed: single writer.
-        inner.row.bot.store(new_bot, Ordering::Relaxed);
+        inner.row.bot().store(new_bot, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         // Release: any thief that reads this value also sees the slots below it.
-        inner.row.public_bot.store(new_bot, Ordering::Release);
+        inner.row.set_public_bot(new_bot, Ordering::Release);
         // StoreLoad: thieves must see the lowered bottom before we read `top`, or both sides
         // could take slot `new_bot` (ABP popBottom's fence).
         seq_cst_fence(Side::Owner);
@@ -696,12 +580,12 @@ impl<T: Task> Split<T> {
         }
         // The public part is now empty: reset the indices to 0 under a new tag so that a
         // thief holding the old `age` fails its CAS (ABA). `bot` first (rule 3).
-        inner.row.bot.store(0, Ordering::Relaxed);
+        inner.row.bot().store(0, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
         // Release: ordered before the new tag is published below.
-        inner.row.public_bot.store(0, Ordering::Release);
+        inner.row.set_public_bot(0, Ordering::Release);
         // `top` is 0 once the reset is published below (whoever wins the last task).
-        self.limit = self.capacity();
+        self.row().set_limit(self.capacity());
         Age::reset_after_pop(&inner.age, old, new_bot).then(|| {
             // SAFETY: we won the last task; its slot holds a pushed value.
             unsafe { T::from_raw(NonNull::new_unchecked(raw)) }
@@ -795,7 +679,7 @@ impl<T: Task> Split<T> {
     #[inline(always)]
     pub fn private_len(&self) -> usize {
         // Relaxed: written by this thread (or a signal handler on it).
-        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot(Ordering::Relaxed);
         // `bot >= public_bot` between owner operations: a handler raises `public_bot` at
         // most to `bot`, and only `pop_*` lowers `bot` (never below `public_bot` on exit).
         self.own_bot() - public_bot
@@ -804,7 +688,7 @@ impl<T: Task> Split<T> {
     /// Tasks in the public part (a snapshot: thieves may be taking them).
     pub fn public_len(&self) -> usize {
         // Relaxed: a snapshot for the owner's information only.
-        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot(Ordering::Relaxed);
         let top = Age::unpack(self.inner.age.load(Ordering::Relaxed)).top;
         Age::distance(top, public_bot).max(0) as usize
     }
@@ -813,14 +697,14 @@ impl<T: Task> Split<T> {
 impl<T: Task> Owner<T> for Split<T> {
     type Stealer = SplitStealer<T>;
 
-    /// A deque of `capacity` tasks rounded up to a power of two (at most 2³¹), with room
+    /// A deque of `capacity` tasks rounded up to a power of two (at most 2³⁰), with room
     /// for its indices to drift (module doc, "Capacity").
     fn with_capacity(capacity: usize) -> Self {
         let inner = Arc::new(Inner::new(capacity));
         let row = NonNull::from(&*inner.row);
+        inner.row.set_limit(inner.capacity);
         Split {
             row,
-            limit: inner.capacity,
             served: [0; 3],
             inner,
             _marker: PhantomData,
@@ -866,8 +750,8 @@ impl<T: Task> SplitStealer<T> {
     /// `has_two_tasks` for the conservative variant).
     pub fn private_len(&self) -> usize {
         // Relaxed: a heuristic snapshot; nothing is read through it.
-        let bot = self.inner.row.bot.load(Ordering::Relaxed);
-        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
+        let bot = self.inner.row.bot().load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot(Ordering::Relaxed);
         // Signed: `bot` may be −1 for a moment (module doc).
         signed(bot).saturating_sub(signed(public_bot)).max(0) as usize
     }
@@ -877,7 +761,7 @@ impl<T: Task> SplitStealer<T> {
     pub fn public_len(&self) -> usize {
         // Acquire/Relaxed: a snapshot, as in `is_empty`.
         let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
-        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot(Ordering::Relaxed);
         Age::distance(top, public_bot).max(0) as usize
     }
 
@@ -887,7 +771,7 @@ impl<T: Task> SplitStealer<T> {
         // (LCWS-in-practice paper, Listing 2 line 46, with its branches corrected: private work when
         // `public_bot < bot`, EMPTY otherwise).
         // Signed: `bot` may be −1 for a moment (module doc).
-        if signed(public_bot) < signed(self.inner.row.bot.load(Ordering::Relaxed)) {
+        if signed(public_bot) < signed(self.inner.row.bot().load(Ordering::Relaxed)) {
             Steal::PrivateWork
         } else {
             Steal::Empty
@@ -903,7 +787,7 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         // `public_bot` read below is at least as new as that reset.
         let old = Age::unpack(inner.age.load(Ordering::Acquire));
         // Acquire: slots below the value read are visible.
-        let public_bot = inner.row.public_bot.load(Ordering::Acquire);
+        let public_bot = inner.row.public_bot(Ordering::Acquire);
         if Age::distance(old.top, public_bot) <= 0 {
             // Looks empty: report it without paying for a fence.
             return self.empty_public_part(public_bot);
@@ -913,7 +797,7 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
         // bottom, so we cannot both take the last slot (Lê et al.'s steal fence).
         seq_cst_fence(Side::Thief);
         // Acquire: as above.
-        let public_bot = inner.row.public_bot.load(Ordering::Acquire);
+        let public_bot = inner.row.public_bot(Ordering::Acquire);
         if Age::distance(old.top, public_bot) <= 0 {
             return self.empty_public_part(public_bot);
         }
@@ -932,8 +816,8 @@ impl<T: Task> Stealer<T> for SplitStealer<T> {
     fn is_empty(&self) -> bool {
         // Acquire/Relaxed: a snapshot.
         let top = Age::unpack(self.inner.age.load(Ordering::Acquire)).top;
-        let bot = self.inner.row.bot.load(Ordering::Relaxed);
-        let public_bot = self.inner.row.public_bot.load(Ordering::Relaxed);
+        let bot = self.inner.row.bot().load(Ordering::Relaxed);
+        let public_bot = self.inner.row.public_bot(Ordering::Relaxed);
         // Signed: `bot` may be −1 for a moment (module doc); then only `public_bot` counts.
         let end = if signed(bot) > signed(public_bot) {
             bot
@@ -968,31 +852,24 @@ mod tests {
         assert_eq!(s.steal(), Steal::Empty);
     }
 
-    /// The runtime's inline try: with room, `try_push_then` pushes and looks at the
-    /// request byte; at the end of the room it hands the task back untouched (the caller
-    /// goes out of line to `push_then`, which finds room); a gate never takes a task and
-    /// always shows its request byte set, and its private part is always empty.
+    /// The runtime's inline try on the split deque's row: with room, `try_push_then`
+    /// pushes and looks at the request byte; at the end of the room it hands the task back
+    /// untouched (the caller goes out of line to `push_then`, which finds room).
     #[test]
-    fn try_push_hands_back_at_the_end_of_the_room_and_a_gate_takes_nothing() {
+    fn the_rows_inline_push_hands_back_at_the_end_of_the_room() {
         let mut d: Split<NonZeroUsize> = Split::with_capacity(2);
         let look = |r: &AtomicU8| r.load(Ordering::Relaxed);
-        assert_eq!(d.try_push_then(t(1), look).ok(), Some(0));
-        d.own_requests().store(1, Ordering::Relaxed);
-        assert_eq!(d.try_push_then(t(2), look).ok(), Some(1));
-        assert_eq!(d.try_push_then(t(3), look).err(), Some(t(3)));
+        let raw = |i| t(i).into_raw();
+        assert_eq!(d.row().try_push_then(raw(1), look).ok(), Some(0));
+        d.row().requests.store(1, Ordering::Relaxed);
+        assert_eq!(d.row().try_push_then(raw(2), look).ok(), Some(1));
+        assert_eq!(d.row().try_push_then(raw(3), look).err(), Some(raw(3)));
         assert_eq!(d.private_len(), 2);
         // The room is refreshed out of line: both tasks still there, nothing more fits.
         assert!(d.push_then(t(3), look).is_err());
         assert_eq!(d.pop(), Some(t(2)));
-        assert_eq!(d.try_push_then(t(3), look).ok(), Some(1));
-
-        let mut gate: Split<NonZeroUsize> = Split::gate();
-        assert_ne!(gate.own_requests().load(Ordering::Relaxed), 0);
-        for i in 1..=3 {
-            assert_eq!(gate.try_push_then(t(i), look).err(), Some(t(i)));
-            assert_eq!(gate.pop_private(), None);
-        }
-        assert_eq!(gate.private_len(), 0);
+        assert_eq!(d.row().try_push_then(raw(3), look).ok(), Some(1));
+        assert_eq!(d.pop(), Some(t(3)));
     }
 
     #[test]
@@ -1051,8 +928,8 @@ mod tests {
         // The last public task was taken with the CAS: indices reset, tag bumped.
         let age = Age::unpack(d.inner.age.load(Ordering::Relaxed));
         assert_eq!((age.top, age.tag), (0, tag_before + 1));
-        assert_eq!(d.inner.row.public_bot.load(Ordering::Relaxed), 0);
-        assert_eq!(d.inner.row.bot.load(Ordering::Relaxed), 0);
+        assert_eq!(d.inner.row.public_bot(Ordering::Relaxed), 0);
+        assert_eq!(d.inner.row.bot().load(Ordering::Relaxed), 0);
         assert_eq!(s.steal(), Steal::Empty);
     }
 
@@ -1170,7 +1047,7 @@ mod tests {
         d.expose(Exposure::One);
         // The paused thief's reads: `age`, then a `public_bot` above its `top`.
         let old = Age::unpack(d.inner.age.load(Ordering::Acquire));
-        assert!(Age::distance(old.top, d.inner.row.public_bot.load(Ordering::Acquire)) > 0);
+        assert!(Age::distance(old.top, d.inner.row.public_bot(Ordering::Acquire)) > 0);
         // Another thief takes task 1; task 2 goes to the last slot; task 3 finds nothing
         // public there, so task 2 moves down to index 0 (and then the deque is full).
         assert_eq!(s.steal(), Steal::Success(t(1)));
@@ -1410,14 +1287,14 @@ mod tests {
                         let (mut point, mut low, mut by_handler) = (0, public, 0);
                         let mut requests = vec![owner_how];
                         let by_owner = d.expose_interruptible(owner_how, &mut || {
-                            let now = inner.row.public_bot.load(Ordering::Relaxed);
+                            let now = inner.row.public_bot(Ordering::Relaxed);
                             assert!(now >= low, "public_bot dropped from {low} to {now}");
                             if point == k1 || point == k2 {
                                 // SAFETY: this thread owns the deque; the handler runs here.
                                 by_handler += unsafe { e.expose(handler_how) };
                                 requests.push(handler_how);
                             }
-                            low = inner.row.public_bot.load(Ordering::Relaxed);
+                            low = inner.row.public_bot(Ordering::Relaxed);
                             point += 1;
                         });
                         let what = || {
@@ -1427,7 +1304,7 @@ mod tests {
                             )
                         };
                         assert!(point <= POINTS, "{point} points: {}", what());
-                        let exposed = d.inner.row.public_bot.load(Ordering::Relaxed) - public;
+                        let exposed = d.inner.row.public_bot(Ordering::Relaxed) - public;
                         assert_eq!(exposed, by_owner + by_handler, "{}", what());
                         assert!(orders(private, &requests).contains(&exposed), "{}", what());
                         assert_eq!(d.private_len(), private - exposed, "{}", what());
