@@ -33,10 +33,13 @@
 //!
 //! Each pool runs one scheduling [`Policy`], chosen with [`ThreadPoolBuilder::policy`] or
 //! the `SPLITSTEAL_POLICY` environment variable; every policy runs the whole API. The
-//! default, `lcws-signal`, is low-cost work stealing: a join costs no atomic operation
-//! until a thief asks its worker for work, which it does with a real-time signal.
-//! `lcws-poll`, `lcws-cons` and `lcws-half` are its variants; `chase-lev` and `abp` are
-//! classical work stealing; `locked` is a mutex baseline and `hybrid` adds mailboxes.
+//! default, `asym`, makes a join cost no fence and no atomic read-modify-write while every
+//! pushed task stays stealable at any moment: a thief pays for both sides of the deque's
+//! race with one process-wide heavy fence per steal ([`Policy::Asym`]), and no thread is
+//! ever interrupted. The papers' policies stay selectable: `lcws-signal` (low-cost work
+//! stealing: a thief asks its victim for work with a real-time signal), its variants
+//! `lcws-poll`, `lcws-cons` and `lcws-half`; `chase-lev` and `abp`, classical work
+//! stealing; `locked`, a mutex baseline; and `hybrid`, which adds mailboxes.
 //!
 //! ```
 //! # use splitsteal_core as splitsteal;
@@ -62,17 +65,18 @@
 //!
 //! # Platforms
 //!
-//! Linux. The signal policies (`lcws-signal`, the default, `lcws-cons`, `lcws-half`) use a
-//! POSIX real-time signal ([`default_signal`] unless the builder's `signal` picks another);
-//! idle workers use Linux's `membarrier` where the kernel offers it, and without it (an old
-//! kernel, a seccomp filter) poll a few times at 1 ms intervals and then sleep until
-//! woken, nothing else changing. Other systems are not supported yet: the runtime calls
-//! the real-time signal functions unconditionally, so it does not build where libc lacks
-//! them (macOS, Windows).
+//! Linux. The default policy's thieves and idle workers use Linux's `membarrier` where the
+//! kernel offers it; without it (an old kernel, a seccomp filter) each owner fences its
+//! pops instead, and idle workers poll a few times at 1 ms intervals and then sleep until
+//! woken: nothing is lost but speed ([`Stats::fallback_fences`] says so). The signal
+//! policies (`lcws-signal`, `lcws-cons`, `lcws-half`) use a POSIX real-time signal
+//! ([`default_signal`] unless the builder's `signal` picks another). Other systems are not
+//! supported yet: the runtime calls the real-time signal functions unconditionally, so it
+//! does not build where libc lacks them (macOS, Windows).
 //!
 //! Modules, outside in: [`pool`] (building pools, the global pool), [`join`](mod@join) and
 //! [`scope`](mod@scope) (the fork-join API), [`fork`] (the scheduler trait the data-parallel
-//! layer is written against), [`deque`] (the four work-stealing deques), [`stats`] (exact
+//! layer is written against), [`deque`] (the five work-stealing deques), [`stats`] (exact
 //! synchronization counts), [`policy`].
 //!
 //! # Behaviours by design
@@ -90,7 +94,7 @@
 //!   refuses the same nesting.
 //! - **`lcws-poll` answers a thief only when the victim pushes or pops**: a task that spins
 //!   or blocks without joining keeps the private work beneath it ([`Policy::LcwsPoll`]).
-//! - **Under the signal policies** (`lcws-signal`, the default, `lcws-cons`, `lcws-half`)
+//! - **Under the signal policies** (`lcws-signal`, `lcws-cons`, `lcws-half`; not the default)
 //!   `nanosleep`, `poll`, `epoll_wait`, `select`, `sem_timedwait` and socket I/O with a
 //!   timeout, called directly by a task, can fail with `EINTR` ([`Policy::LcwsSignal`]),
 //!   and gdb needs `handle SIG39 nostop noprint pass` (39 being the pool's signal number:

@@ -147,9 +147,16 @@ pub(crate) fn light_fence() {
     crate::sync::compiler_fence(Ordering::SeqCst);
 }
 
-/// The heavy half: a full memory barrier on every running thread of the process.
-/// Returns `false` if the system offers none (then it was only a `SeqCst` fence on the
-/// calling thread): the caller must not rely on the other side's [`light_fence`].
+/// The heavy half: a full memory barrier on every running thread of the process, at some
+/// point after the call began. Returns `false` if the system offers none (then it was only
+/// a `SeqCst` fence on the calling thread): the caller must not rely on the other side's
+/// [`light_fence`].
+///
+/// Barriers are shared: one `membarrier` runs at a time in the process, and a caller that
+/// arrives while one runs waits for the next one, which starts after its arrival and
+/// serves every caller that arrived before it started (`membarrier::shared`). Thieves and
+/// sleepers that need a barrier at the same moment then interrupt the other CPUs once,
+/// not once each.
 pub(crate) fn heavy_fence() -> bool {
     #[cfg(any(all(test, loom), miri))]
     {
@@ -158,9 +165,11 @@ pub(crate) fn heavy_fence() -> bool {
     }
     #[cfg(not(any(all(test, loom), miri)))]
     {
-        // Our own barrier too (membarrier implies one, the fallback needs it).
+        // Our own barrier too: it orders what we wrote before the call (a claim, a
+        // standing request) before our look at the barrier sequence, and the fallback
+        // needs it.
         std::sync::atomic::fence(Ordering::SeqCst);
-        membarrier::expedited()
+        membarrier::shared()
     }
 }
 
@@ -178,6 +187,7 @@ pub(crate) fn heavy_fence_available() -> bool {
 
 #[cfg(not(any(all(test, loom), miri)))]
 mod membarrier {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::OnceLock;
 
     // From <linux/membarrier.h>.
@@ -208,6 +218,161 @@ mod membarrier {
 
     pub(super) fn expedited() -> bool {
         register() && call(CMD_PRIVATE_EXPEDITED)
+    }
+
+    /// The process's barriers (see [`Barriers::shared`]).
+    static BARRIERS: Barriers = Barriers::new();
+
+    /// A `membarrier` that started after this call began, run by this thread or shared
+    /// with another's; whether the system ran it.
+    pub(super) fn shared() -> bool {
+        BARRIERS.shared(expedited)
+    }
+
+    /// Barriers run one at a time and shared by the callers that wait for them.
+    pub(super) struct Barriers {
+        /// The sequence: even while no barrier runs, odd while one does.
+        seq: AtomicU64,
+        /// Whether the last barrier failed (the system refused `membarrier`).
+        failed: AtomicBool,
+    }
+
+    impl Barriers {
+        pub(super) const fn new() -> Barriers {
+            Barriers {
+                seq: AtomicU64::new(0),
+                failed: AtomicBool::new(false),
+            }
+        }
+
+        /// A barrier (`run`) that started after this call began, run by this thread or
+        /// by another caller; whether it ran. The caller has executed a `SeqCst` fence
+        /// after the writes the barrier must order (`heavy_fence` does).
+        ///
+        /// Why a shared one will do: the caller's fence orders its writes before its load
+        /// of `seq`. A barrier whose start (the CAS to an odd value) that load did not see
+        /// started after it in `seq`'s order, so the fencer's `membarrier` ran after our
+        /// writes were made visible by our fence: the barrier it forces on every other
+        /// CPU comes after them, as one of ours would. We take the barrier as done when
+        /// our Acquire load reads the fencer's Release store of its end, made after its
+        /// `membarrier` returned (with a full barrier on the fencer's own CPU), so what the
+        /// other CPUs stored before their barriers is visible to our later loads, as after
+        /// one of ours. If a barrier is running when we arrive, it may have started before
+        /// our writes: we wait for the next one.
+        pub(super) fn shared(&self, run: impl FnOnce() -> bool) -> bool {
+            // Relaxed, after the caller's SeqCst fence (see above).
+            let seen = self.seq.load(Ordering::Relaxed);
+            // The end of the first barrier to start after `seen`.
+            let target = seen + 2 + (seen & 1);
+            let mut spins = 0u32;
+            loop {
+                // Acquire: pairs with the fencer's Release store of the end.
+                let now = self.seq.load(Ordering::Acquire);
+                if now >= target {
+                    // Relaxed: written before that end's Release store, which we read.
+                    return !self.failed.load(Ordering::Relaxed);
+                }
+                // SeqCst: the start of a barrier is ordered with every caller's look at
+                // the sequence (see above).
+                if now & 1 == 0
+                    && self
+                        .seq
+                        .compare_exchange(now, now + 1, Ordering::SeqCst, Ordering::Relaxed)
+                        .is_ok()
+                {
+                    let ran = run();
+                    // Relaxed: published by the Release store below. (A caller that reads
+                    // a later end than its own target trusts that later barrier: it too
+                    // started after the caller arrived.)
+                    self.failed.store(!ran, Ordering::Relaxed);
+                    // Release: the end, after the barrier (see above).
+                    self.seq.store(now + 2, Ordering::Release);
+                    // `now + 2 >= target`: `now` is `seen`, or later and even.
+                    return ran;
+                }
+                // A barrier runs (microseconds): wait for its end, yielding the CPU if it
+                // takes longer (its fencer may have been preempted).
+                spins += 1;
+                if spins < 256 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use std::sync::atomic::AtomicUsize;
+        use std::time::Duration;
+
+        /// A caller that arrives while a barrier runs does not take that one (it may have
+        /// started before the caller's writes): it waits for its end, then runs the next.
+        #[test]
+        fn a_barrier_already_running_is_not_enough() {
+            let b = Barriers::new();
+            // A barrier in progress, started by someone else.
+            b.seq.store(5, Ordering::Relaxed);
+            let ran = AtomicUsize::new(0);
+            std::thread::scope(|s| {
+                let caller = s.spawn(|| {
+                    b.shared(|| {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                        true
+                    })
+                });
+                std::thread::sleep(Duration::from_millis(20));
+                assert!(
+                    !caller.is_finished(),
+                    "took a barrier that started before it"
+                );
+                // The running barrier ends; the caller starts the next one.
+                b.seq.store(6, Ordering::Release);
+                assert!(caller.join().unwrap());
+            });
+            assert_eq!(ran.load(Ordering::Relaxed), 1);
+            assert_eq!(b.seq.load(Ordering::Relaxed), 8);
+        }
+
+        /// Callers that need a barrier at the same time share them: never two at once,
+        /// fewer barriers than calls, and every caller gets one that ran; a failed one is
+        /// reported to the callers that waited for it.
+        #[test]
+        fn concurrent_callers_share_barriers_one_at_a_time() {
+            let b = Barriers::new();
+            let (running, runs) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let run = || {
+                assert_eq!(running.fetch_add(1, Ordering::SeqCst), 0, "two at once");
+                runs.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_micros(200));
+                running.fetch_sub(1, Ordering::SeqCst);
+                true
+            };
+            let calls = 4 * 50;
+            std::thread::scope(|s| {
+                for _ in 0..4 {
+                    s.spawn(|| {
+                        for _ in 0..50 {
+                            std::sync::atomic::fence(Ordering::SeqCst);
+                            assert!(b.shared(run));
+                        }
+                    });
+                }
+            });
+            let runs = runs.load(Ordering::Relaxed);
+            assert!(
+                runs < calls,
+                "{runs} barriers for {calls} calls: none shared"
+            );
+            assert_eq!(b.seq.load(Ordering::Relaxed), 2 * runs as u64);
+            // A failed barrier says so (its waiters read it as its end's), the next one
+            // that runs says so too.
+            assert!(!b.shared(|| false));
+            assert!(b.failed.load(Ordering::Relaxed));
+            assert!(b.shared(|| true));
+        }
     }
 }
 

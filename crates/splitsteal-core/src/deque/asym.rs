@@ -40,13 +40,15 @@
 //! 3. runs the **heavy fence**;
 //! 4. reads `bot` again: the claimed tasks below it are its (`take`); it reads their slots;
 //! 5. **commits** with a CAS from `{tag, k, end + k}` to `{tag, 0, end + take}`; or, if
-//!    nothing is left to take, withdraws its claim with a CAS back to `{tag, 0, end}`.
+//!    nothing is left to take, withdraws its claim with a CAS back to `{tag, 0, end}`. If
+//!    the owner cut the claim down meanwhile (below), it commits what is left of it.
 //!
-//! The owner, whose pop found its index below `end` (`pop_contended`), looks at the line
-//! again: if its index lies inside a pending claim it **revokes** the claim (a CAS to
-//! `{tag + 1, 0, start}`) and takes its task; if its index lies below `start`, thieves took
-//! it and everything above it: the deque is empty, and the owner resets its indices to 0
-//! (a CAS to `{tag + 1, 0, 0}`, after `bot = 0`).
+//! The owner, whose pop found its index `i` below `end` (`pop_contended`), looks at the
+//! line again: if `i` lies inside a pending claim `[start, end)`, it **cuts** the claim down
+//! to `[start, i)` (a CAS to `{tag, i - start, i}`), or **revokes** it if `i == start` (a
+//! CAS to `{tag + 1, 0, start}`), and takes its task; if `i` lies below `start`, thieves
+//! took it and everything above it: the deque is empty, and the owner resets its indices
+//! to 0 (a CAS to `{tag + 1, 0, 0}`, after `bot = 0`).
 //!
 //! # Why no task is taken twice
 //!
@@ -56,12 +58,17 @@
 //! visible to the thief's second load of `bot`: the thief sees the task gone and does not
 //! take it) or before it (then the owner's load runs after the claim was made visible by the
 //! barrier: the owner sees the claim, and goes to `pop_contended`). Both may happen; then
-//! the owner's revoke and the thief's commit are CASes on the same word from the same value,
-//! and exactly one wins. A thief reads a slot only after its claim is made and checked, and
-//! uses it only if the commit proves the claim was never revoked, so the owner cannot have
-//! popped (and rewritten) the slot in between: a pop into a claimed range revokes first.
-//! The tag, bumped at every revoke, reset and compaction (the owner's transitions), keeps an
-//! old claim from being mistaken for a new one with the same `start` and `k`: a commit could
+//! the owner's cut (or revoke) and the thief's commit are CASes on the same word from the
+//! same value, and exactly one wins: if the commit wins, the owner finds its task taken;
+//! if the cut wins, the thief's commit fails, and it commits again from the cut claim,
+//! whose tasks all lie below the owner's task (the owner pops downwards, so it has popped
+//! none of them). A thief reads a slot only after its claim is made and checked, and uses
+//! it only if its commit proves the claim was never revoked and still covered the slot, so
+//! the owner cannot have popped (and rewritten) the slot in between: a pop into a claimed
+//! range cuts or revokes first. A thief knows its claim, cut or not, by its tag and first
+//! index: no other thief claims while it is pending. The tag, bumped at every revoke,
+//! reset and compaction (the owner's transitions that take a claim away whole), keeps an
+//! old claim from being mistaken for a new one with the same `start`: a commit could
 //! otherwise succeed on a claim that was revoked and made again while the thief slept. It
 //! would take 2²⁴ such transitions during one thief's steal to fool it.
 //!
@@ -463,15 +470,23 @@ impl<T: Task> Asym<T> {
                 return Some(unsafe { T::from_raw(NonNull::new_unchecked(raw)) });
             }
             if line.claim != 0 && new_bot as u32 >= line.start() {
-                // Inside a pending claim: revoke it (the thief's commit then fails) and
-                // look again.
-                let revoked = line.next(line.start(), 0);
+                // Inside a pending claim: cut it down to the tasks below ours (the thief
+                // commits what is left of it), or revoke it if ours is its first (the
+                // thief's commit then fails), and look again.
+                let cut = match new_bot as u32 - line.start() {
+                    0 => line.next(line.start(), 0),
+                    below => Line {
+                        end: new_bot as u32,
+                        claim: below as u8,
+                        tag: line.tag,
+                    },
+                };
                 count_cas(Side::Owner);
                 // AcqRel on success: Acquire as above (nothing else to publish); Acquire
                 // on failure: we look again.
                 let _ = row.line.compare_exchange(
                     word,
-                    revoked.pack(),
+                    cut.pack(),
                     Ordering::AcqRel,
                     Ordering::Acquire,
                 );
@@ -696,26 +711,33 @@ impl<T: Task> AsymStealer<T> {
         for (i, t) in tasks[..take].iter_mut().enumerate() {
             t.write(row.slot(first + i).load(Ordering::Relaxed));
         }
-        let committed = Line {
-            end: start + take as u32,
-            claim: 0,
-            tag: claimed.tag,
-        };
-        count_cas(Side::Thief);
-        // AcqRel: Release orders our slot reads before the owner's later rewrites (it
-        // reads the line with Acquire before it reuses them).
-        if row
-            .line
-            .compare_exchange(
-                claimed.pack(),
+        // The commit. The owner may have cut the claim down meanwhile (its pop reached
+        // into it): then we commit what is left, which it left us.
+        let mut pending = claimed;
+        let take = loop {
+            let take = take.min(usize::from(pending.claim));
+            let committed = Line {
+                end: start + take as u32,
+                claim: 0,
+                tag: claimed.tag,
+            };
+            count_cas(Side::Thief);
+            // AcqRel: Release orders our slot reads before the owner's later rewrites (it
+            // reads the line with Acquire before it reuses them). Relaxed on failure: we
+            // only look at the value.
+            match row.line.compare_exchange(
+                pending.pack(),
                 committed.pack(),
                 Ordering::AcqRel,
                 Ordering::Relaxed,
-            )
-            .is_err()
-        {
-            return Steal::Abort;
-        }
+            ) {
+                Ok(_) => break take,
+                Err(now) => match self.still_ours(now, claimed) {
+                    Some(cut) => pending = cut,
+                    None => return Steal::Abort,
+                },
+            }
+        };
         // SAFETY: the first `take` entries were written above; committed, so slots
         // `first..first + take` held pushed values (never null), now ours.
         let task = |t: &std::mem::MaybeUninit<*mut ()>| unsafe {
@@ -730,14 +752,35 @@ impl<T: Task> AsymStealer<T> {
     /// Takes back our claim `claimed` (made from `before`); fails harmlessly if the owner
     /// revoked it meanwhile.
     fn withdraw(&self, claimed: Line, before: u64) {
-        count_cas(Side::Thief);
-        // Relaxed: nothing is published or read through it.
-        let _ = self.inner.row.line.compare_exchange(
-            claimed.pack(),
-            before,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
+        let mut pending = claimed;
+        loop {
+            count_cas(Side::Thief);
+            // Relaxed: nothing is published or read through it.
+            match self.inner.row.line.compare_exchange(
+                pending.pack(),
+                before,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(now) => match self.still_ours(now, claimed) {
+                    Some(cut) => pending = cut,
+                    None => return,
+                },
+            }
+        }
+    }
+
+    /// The line `now`, if it still holds our claim `claimed`, cut down by the owner: the
+    /// same tag and first index, and a claim pending. (No other thief claims while ours
+    /// is pending, and the owner bumps the tag whenever it takes a claim away whole.)
+    fn still_ours(&self, now: u64, claimed: Line) -> Option<Line> {
+        let now = Line::unpack(now);
+        (now.tag == claimed.tag
+            && now.claim != 0
+            && now.claim != LOCKED
+            && now.start() == claimed.start())
+        .then_some(now)
     }
 }
 
@@ -840,7 +883,8 @@ mod tests {
     }
 
     /// A thief claims the oldest task and pauses before its commit; the owner pops down
-    /// into the claim: it revokes it and takes its task, and the thief's commit fails.
+    /// into the claim: it revokes it (its task is the claim's first) and takes its task,
+    /// and the thief's commit fails.
     #[test]
     fn a_pop_inside_a_pending_claim_revokes_it() {
         let mut d = D::with_capacity(8);
@@ -925,6 +969,59 @@ mod tests {
         d.row().bot().store(2, Ordering::Relaxed);
         assert_eq!(d.pop(), Some(t(5)));
         assert_ne!(before, now, "the commit above moved the line");
+    }
+
+    /// A thief claims half (the three oldest of five) and pauses before its commit; the
+    /// owner pops down into the claim: it cuts the claim down to the tasks below its own
+    /// (tag unchanged), and the thief commits those. Then the owner finds the rest taken.
+    #[test]
+    fn a_pop_inside_a_claim_of_several_cuts_it_down() {
+        let mut d = D::with_capacity(8);
+        let s = d.stealer();
+        for i in 1..=5 {
+            d.push(t(i)).unwrap();
+        }
+        let claim = s.claim(StealAmount::Half).unwrap();
+        let tag = line(&d).tag;
+        assert_eq!((line(&d).claim, line(&d).end), (3, 3));
+        assert_eq!(
+            (d.pop(), d.pop()),
+            (Some(t(5)), Some(t(4))),
+            "above the claim"
+        );
+        assert_eq!(d.pop(), Some(t(3)), "the claim's last: cut");
+        assert_eq!(
+            line(&d),
+            Line {
+                end: 2,
+                claim: 2,
+                tag
+            }
+        );
+        let mut rest = Vec::new();
+        assert_eq!(s.finish(claim, |v| rest.push(v)), Steal::Success(t(1)));
+        assert_eq!(rest, vec![t(2)]);
+        assert_eq!(
+            line(&d),
+            Line {
+                end: 2,
+                claim: 0,
+                tag
+            }
+        );
+        assert_eq!(d.pop(), None);
+        // A claim of two whose first task the owner pops: revoked whole, tag bumped.
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        let claim = s.claim(StealAmount::Half).unwrap();
+        let tag = line(&d).tag;
+        assert_eq!(
+            (d.pop(), d.pop(), d.pop()),
+            (Some(t(3)), Some(t(2)), Some(t(1)))
+        );
+        assert_eq!(line(&d).tag, tag + 1);
+        assert_eq!(s.finish(claim, |_| unreachable!()), Steal::Abort);
     }
 
     /// Another thief's pending claim makes a steal abort (one claim at a time per victim).

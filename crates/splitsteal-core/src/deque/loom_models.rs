@@ -496,3 +496,31 @@ fn asym_heavy_fence_lost_while_stealing() {
         assert_exactly_once(d, thieves, took, 2);
     });
 }
+
+/// Steal-half with two thieves: three tasks, each thief takes ⌈n/2⌉ of what it sees while
+/// the owner pops all three, cutting a claim down or revoking it when its pops reach one.
+#[test]
+fn asym_two_half_stealing_thieves() {
+    model(true, || {
+        let mut d = Asym::<Task>::with_capacity(4);
+        for i in 1..=3 {
+            d.push(t(i)).unwrap();
+        }
+        let thieves = (0..2)
+            .map(|_| {
+                let s = d.stealer();
+                thread::spawn(move || {
+                    let mut got = Vec::new();
+                    if let Steal::Success(v) =
+                        s.steal_batch(StealAmount::Half, |v| got.push(v.get()))
+                    {
+                        got.push(v.get());
+                    }
+                    got
+                })
+            })
+            .collect();
+        let took: Vec<usize> = (0..3).filter_map(|_| d.pop()).map(|v| v.get()).collect();
+        assert_exactly_once(d, thieves, took, 3);
+    });
+}

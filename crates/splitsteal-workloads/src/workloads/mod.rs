@@ -21,8 +21,10 @@
 //! | `coarsejoin` | inside the first side of 4 nested joins whose second sides are trivial, a `join(big, big)` of two long leaves with no joins inside |
 //! | `spawnjoin` | a scope spawns 4 small tasks, then its body runs `join(big, big)` of two long leaves |
 //! | `spawnparfor` | a scope spawns 4 small tasks, then its body runs a `par_for` with about 5 µs of arithmetic per element |
+//! | `spine` | a chain of joins `join(|| spine(rest), || cheap(item))` whose second sides are about 3 µs each |
+//! | `spawnloop` | a scope spawns its tasks from one loop, about 40 µs of arithmetic each |
 //!
-//! chili has no spawn: under chili, `spawnjoin` and `spawnparfor` emulate each spawn with a
+//! chili has no spawn: under chili, `spawnjoin`, `spawnparfor` and `spawnloop` emulate each spawn with a
 //! join ([`BenchCtx::spawn_then`],
 //! [`SpawnKind::JoinEmulated`](crate::sched::SpawnKind::JoinEmulated)); the reports say so.
 //!
@@ -237,7 +239,7 @@ pub fn registry() -> Vec<WorkloadSpec> {
 /// The workloads that spawn ([`BenchCtx::spawn_then`]): their cells on a scheduler whose
 /// [`SpawnKind`](crate::sched::SpawnKind) is not
 /// [`SpawnKind::Scope`](crate::sched::SpawnKind::Scope) are labelled in the reports.
-pub const SPAWNING: [&str; 2] = [shapes::SPAWNJOIN, shapes::SPAWNPARFOR];
+pub const SPAWNING: [&str; 3] = [shapes::SPAWNJOIN, shapes::SPAWNPARFOR, shapes::SPAWNLOOP];
 
 /// Every workload name (the `iter` section's programs included), comma-separated.
 pub fn valid_names() -> String {

@@ -10,6 +10,8 @@
 //! | `coarsejoin` | inside the first side of [`PENDING`] nested joins whose second sides are trivial, `join(big, big)` | the second `big`, a long leaf with no joins |
 //! | `spawnjoin` | a scope spawns [`SPAWNS`] small tasks, then its body runs `join(big, big)` | the second `big` |
 //! | `spawnparfor` | a scope spawns [`SPAWNS`] small tasks, then its body runs a `par_for` | the `par_for`'s halves |
+//! | `spine` | a chain of joins `join(|| spine(rest), || cheap(item))` with a cheap second side (≈ 3 µs) | every cheap side, taken one at a time from the top of one deque |
+//! | `spawnloop` | a scope spawns [`LOOP_SPAWNS`] tasks (≈ 40 µs each) from one loop and waits | every spawned task, as it is spawned |
 //!
 //! The work is arithmetic only ([`Item::work`]: dependent splitmix64 rounds), on a
 //! generated input, so that nothing but scheduling decides the speedup. Every output is
@@ -35,11 +37,17 @@ pub const COARSEJOIN: &str = "coarsejoin";
 pub const SPAWNJOIN: &str = "spawnjoin";
 /// `spawnparfor`'s name.
 pub const SPAWNPARFOR: &str = "spawnparfor";
+/// `spine`'s name.
+pub const SPINE: &str = "spine";
+/// `spawnloop`'s name.
+pub const SPAWNLOOP: &str = "spawnloop";
 
 /// Trivial joins pending above `coarsejoin`'s coarse join.
 pub const PENDING: usize = 4;
 /// Small tasks `spawnjoin` and `spawnparfor` spawn before their coarse work.
 pub const SPAWNS: usize = 4;
+/// Tasks `spawnloop` spawns from its loop (at full size).
+pub const LOOP_SPAWNS: usize = 256;
 
 /// splitmix64 rounds per µs on the development machine (a dependent chain, ≈ 4.5 ns a
 /// round on its AMD EPYC); used only to size the inputs.
@@ -471,6 +479,131 @@ fn parfor_size(s: Size) -> (usize, u32) {
 }
 
 // ---------------------------------------------------------------------------------------
+// spine
+
+/// `spine(items) = join(|| spine(items[1..]), || items[0].work())`: a chain of joins whose
+/// second sides are cheap. Returns the checksum `mix(spine(rest), work(first))`.
+pub fn spine<C: ForkJoin>(c: &mut C, items: &[Item]) -> u64 {
+    match items {
+        [] => 0,
+        [only] => only.work(),
+        [first, rest @ ..] => {
+            let (r, mine) = c.join(|c| spine(c, rest), |_| first.work());
+            mix(r, mine)
+        }
+    }
+}
+
+/// Reference: `spine` folded from the tail with plain loops.
+pub fn spine_reference(items: &[Item]) -> u64 {
+    let mut rev = items.iter().rev();
+    let last = rev.next().map_or(0, Item::work);
+    rev.fold(last, |acc, it| mix(acc, it.work()))
+}
+
+/// The `spine` workload.
+#[derive(Debug)]
+pub struct Spine {
+    items: Vec<Item>,
+    expected: u64,
+}
+
+impl Spine {
+    /// A chain of `n` joins whose second sides are about `mean_rounds` rounds each.
+    pub fn new(n: usize, mean_rounds: u32, seed: u64) -> Spine {
+        let mut r = rng(seed, 54);
+        let items = gen_items(&mut r, n, mean_rounds);
+        let expected = spine_reference(&items);
+        Spine { items, expected }
+    }
+}
+
+impl Workload for Spine {
+    type Input = ();
+    type Output = u64;
+    fn input(&self) {}
+    fn run<C: ForkJoin>(&self, c: &mut C, _: ()) -> u64 {
+        spine(c, &self.items)
+    }
+    fn check(&self, out: &u64) -> Result<(), String> {
+        if *out == self.expected {
+            Ok(())
+        } else {
+            Err(format!("checksum {out:#x}, expected {:#x}", self.expected))
+        }
+    }
+}
+
+/// spine: (joins, mean rounds per second side). The chain stays below the runtime's default
+/// deque capacity (4096), so no join runs inline because its deque is full.
+fn spine_size(s: Size) -> (usize, u32) {
+    s.pick((64, 20), (1000, rounds_us(3)), (3000, rounds_us(3)))
+}
+
+// ---------------------------------------------------------------------------------------
+// spawnloop
+
+/// `scope(|s| for each item { s.spawn(work(item)) })`: a loop of spawns, and nothing else.
+/// Returns each task's result, in spawn order.
+pub fn spawn_loop<C: BenchCtx>(c: &mut C, items: &[Item]) -> Vec<u64> {
+    let mut out = vec![0; items.len()];
+    let tasks = out
+        .iter_mut()
+        .zip(items)
+        .map(|(slot, it)| Box::new(move || *slot = it.work()) as SpawnTask<'_>)
+        .collect();
+    c.spawn_then(tasks, |_| ());
+    out
+}
+
+/// The `spawnloop` workload.
+#[derive(Debug)]
+pub struct SpawnLoop {
+    items: Vec<Item>,
+    expected: Vec<u64>,
+}
+
+impl SpawnLoop {
+    /// `n` spawned tasks of about `mean_rounds` rounds each.
+    pub fn new(n: usize, mean_rounds: u32, seed: u64) -> SpawnLoop {
+        let mut r = rng(seed, 55);
+        let items = gen_items(&mut r, n, mean_rounds);
+        SpawnLoop {
+            expected: items.iter().map(Item::work).collect(),
+            items,
+        }
+    }
+}
+
+impl Workload for SpawnLoop {
+    type Input = ();
+    type Output = Vec<u64>;
+    fn input(&self) {}
+    fn run<C: BenchCtx>(&self, c: &mut C, _: ()) -> Vec<u64> {
+        spawn_loop(c, &self.items)
+    }
+    fn check(&self, out: &Vec<u64>) -> Result<(), String> {
+        match out.iter().zip(&self.expected).position(|(o, e)| o != e) {
+            None if out.len() == self.expected.len() => Ok(()),
+            None => Err(format!(
+                "{} results, expected {}",
+                out.len(),
+                self.expected.len()
+            )),
+            Some(i) => Err(format!(
+                "task {i}: {} != expected {}",
+                out[i], self.expected[i]
+            )),
+        }
+    }
+}
+
+/// spawnloop: (tasks, mean rounds per task).
+fn spawnloop_size(s: Size) -> (usize, u32) {
+    s.pick((32, 20), (64, rounds_us(40)), (LOOP_SPAWNS, rounds_us(40)))
+}
+
+// ---------------------------------------------------------------------------------------
 // registry
 
 /// The registry entries, in report order.
@@ -542,6 +675,38 @@ pub fn specs() -> Vec<WorkloadSpec> {
                 Box::new(SpawnParFor::new(s, n, r, seed)) as Box<dyn DynWorkload>
             },
         },
+        WorkloadSpec {
+            name: SPINE,
+            group: Group::Shapes,
+            description: "a chain of joins join(spine(rest), cheap(item)) whose second sides are ≈3 µs of arithmetic",
+            params: |s| {
+                let (n, r) = spine_size(s);
+                format!(
+                    "{n} joins, second sides of ≈{r} rounds (≈{:.0} ms serial)",
+                    approx_ms(n, r)
+                )
+            },
+            build: |s, seed| {
+                let (n, r) = spine_size(s);
+                Box::new(Spine::new(n, r, seed)) as Box<dyn DynWorkload>
+            },
+        },
+        WorkloadSpec {
+            name: SPAWNLOOP,
+            group: Group::Shapes,
+            description: "a scope spawns its tasks from one loop, ≈40 µs of arithmetic each (chili: spawns emulated with joins)",
+            params: |s| {
+                let (n, r) = spawnloop_size(s);
+                format!(
+                    "{n} spawns of ≈{r} rounds (≈{:.0} ms serial)",
+                    approx_ms(n, r)
+                )
+            },
+            build: |s, seed| {
+                let (n, r) = spawnloop_size(s);
+                Box::new(SpawnLoop::new(n, r, seed)) as Box<dyn DynWorkload>
+            },
+        },
     ]
 }
 
@@ -551,6 +716,31 @@ mod tests {
     use splitsteal::Serial;
 
     const SEED: u64 = 0x5eed;
+
+    /// The spine's checksum is its reference's, serially; a swapped pair of items, or a
+    /// lost item, changes it.
+    #[test]
+    fn spine_check_accepts_serial_and_rejects_wrong() {
+        let w = Spine::new(50, 10, SEED);
+        assert_eq!(w.check(&spine(&mut Serial, &w.items)), Ok(()));
+        let mut swapped = w.items.clone();
+        swapped.swap(3, 4);
+        assert!(w.check(&spine(&mut Serial, &swapped)).is_err());
+        assert!(w.check(&spine(&mut Serial, &w.items[1..])).is_err());
+        assert_eq!(spine(&mut Serial, &[]), 0);
+    }
+
+    /// The spawn loop's results are every task's, in order; a missing task is caught.
+    #[test]
+    fn spawnloop_check_accepts_serial_and_rejects_wrong() {
+        let w = SpawnLoop::new(20, 10, SEED);
+        let out = spawn_loop(&mut Serial, &w.items);
+        assert_eq!(w.check(&out), Ok(()));
+        let mut lost = out.clone();
+        lost[7] = 0;
+        assert!(w.check(&lost).is_err());
+        assert!(w.check(&out[..19].to_vec()).is_err());
+    }
 
     #[test]
     fn list_is_one_chain_over_every_node() {
