@@ -373,7 +373,7 @@ impl ThreadPoolBuilder {
             record_start_latency: false,
             pin_threads: false,
             assume_no_membarrier: false,
-            steal: StealAmount::One,
+            steal: StealAmount::default(),
             stack_size: None,
             thread_name: None,
             spawn_handler: DefaultSpawn,
@@ -503,9 +503,10 @@ impl<S> ThreadPoolBuilder<S> {
     }
 
     /// How many tasks a thief takes per steal under [`Policy::Asym`] (the other policies
-    /// take one): [`StealAmount::One`] (the default) or [`StealAmount::Half`] of what the
-    /// victim holds, which pays one heavy fence for a batch of tasks where work appears
-    /// on one worker a task at a time (a spawn loop, a list walk).
+    /// take one): [`StealAmount::Half`] (the default) of what the victim holds, which pays
+    /// one heavy fence for a batch of tasks where work appears on one worker a task at a
+    /// time (a spawn loop, a list walk, a chain of cheap joins), or [`StealAmount::One`],
+    /// the classical rule, which under `asym` pays a heavy fence per task there.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;
@@ -513,7 +514,7 @@ impl<S> ThreadPoolBuilder<S> {
     /// let pool = ThreadPoolBuilder::new()
     ///     .num_threads(2)
     ///     .policy(Policy::Asym)
-    ///     .steal_amount(StealAmount::Half)
+    ///     .steal_amount(StealAmount::One)
     ///     .build()
     ///     .unwrap();
     /// assert_eq!(pool.install(|| splitsteal::join(|| 1, || 2)), (1, 2));

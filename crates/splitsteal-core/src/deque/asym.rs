@@ -130,9 +130,10 @@ pub const MAX_STEAL: usize = 254;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum StealAmount {
     /// The oldest task.
-    #[default]
     One,
-    /// ⌈n/2⌉ of the n stealable tasks, oldest first (at most [`MAX_STEAL`]).
+    /// ⌈n/2⌉ of the n stealable tasks, oldest first (at most [`MAX_STEAL`]): the runtime's
+    /// default.
+    #[default]
     Half,
 }
 
