@@ -23,13 +23,15 @@ const TITLE_FONT: u32 = 24;
 
 /// A scheduler's colour, fixed per name so that it is the same in every plot. Okabe–Ito's
 /// colour-blind-safe palette for the schedulers compared most (the LCWS policies, rayon,
-/// chili), wine, brown, yellow and dark grey for the rest; lcws-signal and lcws-half,
+/// chili), black for the default (`asym`), wine, brown, yellow and grey for the rest;
+/// lcws-signal and lcws-half,
 /// often side by side, are green and reddish purple. A series named `scheduler@threads`
 /// takes its scheduler's colour: thread counts are told apart by fill or marker, never
 /// by colour ([`thread_fill`]).
 fn scheduler_color(name: &str) -> Option<RGBColor> {
     Some(match scheduler_of(name) {
         "serial" => RGBColor(160, 160, 160),
+        "asym" => RGBColor(0, 0, 0),
         "locked" => RGBColor(136, 34, 85),
         "abp" => RGBColor(140, 86, 75),
         "chase-lev" => RGBColor(230, 159, 0),
@@ -37,7 +39,7 @@ fn scheduler_color(name: &str) -> Option<RGBColor> {
         "lcws-signal" => RGBColor(0, 158, 115),
         "lcws-cons" => RGBColor(215, 195, 30),
         "lcws-half" => RGBColor(204, 121, 167),
-        "hybrid" => RGBColor(60, 60, 60),
+        "hybrid" => RGBColor(110, 110, 110),
         "rayon" => RGBColor(0, 114, 178),
         "chili" => RGBColor(213, 94, 0),
         "forte" => RGBColor(100, 60, 160),

@@ -30,11 +30,14 @@
 //!
 //! Each pool runs one scheduling [`Policy`], chosen with [`ThreadPoolBuilder::policy`] or
 //! the `SPLITSTEAL_POLICY` environment variable; every policy runs the whole API. The
-//! default, `lcws-signal`, is low-cost work stealing: a join costs no atomic operation
-//! until a thief asks its worker for work, which it does with a real-time signal.
-//! `lcws-poll`, `lcws-cons` and `lcws-half` are its variants; `chase-lev` and `abp` are
-//! classical work stealing (what rayon does); `locked` is a mutex baseline and `hybrid`
-//! adds mailboxes. [`ThreadPool::stats`] counts the synchronization each policy made.
+//! default, `asym`, makes a join cost no fence and no atomic read-modify-write while every
+//! pushed task stays stealable at any moment: a thief pays with one process-wide heavy
+//! fence per steal, and no thread is ever interrupted ([`Policy::Asym`]). The papers'
+//! policies stay selectable: `lcws-signal` is low-cost work stealing (a thief asks its
+//! victim for work with a real-time signal), `lcws-poll`, `lcws-cons` and `lcws-half` are
+//! its variants; `chase-lev` and `abp` are classical work stealing (what rayon does);
+//! `locked` is a mutex baseline and `hybrid` adds mailboxes. [`ThreadPool::stats`] counts
+//! the synchronization each policy made.
 //!
 //! ```
 //! use splitsteal::{Policy, ThreadPoolBuilder};
@@ -61,13 +64,14 @@
 //!
 //! # Platforms
 //!
-//! Linux. The signal policies (`lcws-signal`, the default, `lcws-cons`, `lcws-half`) use a
-//! POSIX real-time signal (`SIGRTMIN + 5` unless the builder's `signal` picks another): a
-//! task blocked in `poll`, `select`, `nanosleep` or socket I/O with a timeout may see
-//! `EINTR` when a thief asks its worker for work, and must retry. Idle workers use Linux's
-//! `membarrier` where the kernel offers it; without it (an old kernel, a seccomp filter)
-//! they poll a few times at 1 ms intervals and then sleep until woken, and nothing else
-//! changes. Other systems are not supported yet: the runtime calls the real-time signal
+//! Linux. The default policy's thieves and idle workers use Linux's `membarrier` where the
+//! kernel offers it; without it (an old kernel, a seccomp filter) owners fence their pops
+//! instead and idle workers poll a few times at 1 ms intervals and then sleep until woken:
+//! nothing is lost but speed. The signal policies (`lcws-signal`, `lcws-cons`,
+//! `lcws-half`; not the default) use a POSIX real-time signal (`SIGRTMIN + 5` unless the
+//! builder's `signal` picks another): a task blocked in `poll`, `select`, `nanosleep` or
+//! socket I/O with a timeout may see `EINTR` when a thief asks its worker for work, and
+//! must retry. Other systems are not supported yet: the runtime calls the real-time signal
 //! functions unconditionally, so it does not build where libc lacks them (macOS, Windows).
 //!
 //! # Layout

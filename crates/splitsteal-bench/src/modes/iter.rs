@@ -3,7 +3,7 @@
 //! threads; per program the time ratio splitsteal ÷ rayon (×rayon), and its geometric mean.
 //!
 //! The splitsteal side runs on a pool with splitsteal's default policy
-//! ([`Policy::default`], `lcws-signal`) unless `--policy` names policies; serial and chili
+//! ([`Policy::default`], `asym`) unless `--policy` names policies; serial and chili
 //! have no parallel iterators and are skipped. The method is the suite's
 //! ([`crate::runner::measure`]): a verified warm-up round, then `--reps` rounds, each running
 //! every (library, threads) cell once in a rotated order; every output is compared with a

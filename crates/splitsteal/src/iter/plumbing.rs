@@ -61,7 +61,7 @@
 //! worker, where the full budget left only `1 / (2 × threads)` there. At 2 threads (the
 //! measured host) the two are the same.
 //!
-//! Measured (`splitsteal bench`, splitsteal's default policy `lcws-signal`, the splitter
+//! Measured (`splitsteal bench`, splitsteal's default policy then, `lcws-signal`, the splitter
 //! before this rule against this one, interleaved rounds, medians of each mode's reps and
 //! the median and min–max over rounds; a 2-core host shared with other builds, load average
 //! 2 to 12, so wall times drift between rounds and the rayon cell of the same run is the
