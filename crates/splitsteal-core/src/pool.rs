@@ -503,10 +503,11 @@ impl<S> ThreadPoolBuilder<S> {
     }
 
     /// How many tasks a thief takes per steal under [`Policy::Asym`] (the other policies
-    /// take one): [`StealAmount::Half`] (the default) of what the victim holds, which pays
-    /// one heavy fence for a batch of tasks where work appears on one worker a task at a
-    /// time (a spawn loop, a list walk, a chain of cheap joins), or [`StealAmount::One`],
-    /// the classical rule, which under `asym` pays a heavy fence per task there.
+    /// take one): [`StealAmount::Adaptive`] (the default) takes the oldest task, or half of
+    /// the victim's when it holds more than [`StealAmount::DEEP`], which pays one heavy
+    /// fence for a batch where work appears on one worker a task at a time (a spawn loop, a
+    /// list walk, a chain of cheap joins); [`StealAmount::One`] is the classical rule, and
+    /// [`StealAmount::Half`] always takes half.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;

@@ -1,5 +1,6 @@
 //! `splitsteal sim ...`: argument parsing and printing only; the logic lives in
-//! [`crate::latency`], [`crate::sweep`], [`crate::dag`] and [`crate::kernel`].
+//! [`crate::latency`], [`crate::sweep`], [`crate::dag`], [`crate::kernel`] and
+//! [`crate::steal_cost`].
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -26,6 +27,8 @@ pub enum SimCommand {
     Dag(DagArgs),
     /// Work stealing under a multiprogrammed kernel adversary with yields (ABP paper).
     Kernel(KernelArgs),
+    /// Makespan, steals, claims cut and heavy fences of asym (own or shared fences) against lcws-signal and chase-lev, with sleeping thieves, in a timed model with measured costs.
+    StealCost(StealCostArgs),
 }
 
 /// Work-division rule on the command line.
@@ -213,6 +216,7 @@ pub fn run(cmd: SimCommand) -> Result<(), Box<dyn std::error::Error>> {
         SimCommand::Calibrate(a) => run_calibrate(a),
         SimCommand::Dag(a) => run_dag(a),
         SimCommand::Kernel(a) => run_kernel(a),
+        SimCommand::StealCost(a) => run_steal_cost(a),
     }
 }
 
@@ -934,6 +938,375 @@ fn run_kernel(a: KernelArgs) -> Result<(), Box<dyn std::error::Error>> {
         );
     } else {
         say!("{}", crate::kernel_report::table(&e, &cells));
+        say!("simulated in {secs:.1} s");
+        for f in files {
+            say!("wrote {}", f.display());
+        }
+    }
+    Ok(())
+}
+
+/// A shape of `sim steal-cost` on the command line.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeArg {
+    /// Regular binary fork tree (fine-grained, like fib).
+    Fib,
+    /// The LCWS paper's irregular DAGs (exponentially spaced forks).
+    Irregular,
+    /// join(walk(next), process(node)) over a list: each step pushes a leaf of L units.
+    ListWalk,
+    /// One task spawns B children of L units in a loop.
+    SpawnBurst,
+    /// The root spawns k children, every other node 0..=k at random, to a depth (seeded).
+    Nqueens,
+}
+
+impl From<ShapeArg> for crate::steal_cost::Shape {
+    fn from(s: ShapeArg) -> Self {
+        use crate::steal_cost::Shape;
+        match s {
+            ShapeArg::Fib => Shape::Fib,
+            ShapeArg::Irregular => Shape::Irregular,
+            ShapeArg::ListWalk => Shape::ListWalk,
+            ShapeArg::SpawnBurst => Shape::SpawnBurst,
+            ShapeArg::Nqueens => Shape::Nqueens,
+        }
+    }
+}
+
+/// A policy of `sim steal-cost` on the command line.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyArg {
+    /// The runtime's asym: free push and pop, shared heavy fences, a steal takes one task (half of a victim holding more than 64).
+    Asym,
+    /// asym, a steal always takes one task.
+    AsymOne,
+    /// asym, a steal always takes half the tasks (at most 254).
+    AsymHalf,
+    /// asym-one where every thief and sleeper runs its own heavy fence (no sharing).
+    AsymOwn,
+    /// asym-half with its callers' own heavy fences.
+    AsymHalfOwn,
+    /// LCWS split deque; a signal asks the victim to expose one task.
+    LcwsSignal,
+    /// Classical Chase-Lev: a fence on every pop and every steal.
+    ChaseLev,
+}
+
+impl From<PolicyArg> for crate::steal_cost::Policy {
+    fn from(p: PolicyArg) -> Self {
+        use crate::steal_cost::Policy;
+        match p {
+            PolicyArg::Asym => Policy::Asym,
+            PolicyArg::AsymOwn => Policy::AsymOwn,
+            PolicyArg::AsymHalfOwn => Policy::AsymHalfOwn,
+            PolicyArg::AsymOne => Policy::AsymOne,
+            PolicyArg::AsymHalf => Policy::AsymHalf,
+            PolicyArg::LcwsSignal => Policy::LcwsSignal,
+            PolicyArg::ChaseLev => Policy::ChaseLev,
+        }
+    }
+}
+
+fn parse_steal_procs(s: &str) -> Result<usize, String> {
+    let v = parse_count(s)?;
+    let max = crate::steal_cost::MAX_PROCS as u64;
+    if !(1..=max).contains(&v) {
+        return Err(format!("processor count must be in 1..={max}, got {v}"));
+    }
+    Ok(v as usize)
+}
+
+/// Parses a cost in nanoseconds: a finite number ≥ 0, at most 10^9 (a second).
+pub fn parse_ns(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of nanoseconds"))?;
+    if !(v.is_finite() && v >= 0.0) {
+        return Err(format!("a cost must be a finite number ≥ 0, got {v}"));
+    }
+    if v > 1e9 {
+        return Err(format!("{v} ns is over a second; costs are in nanoseconds"));
+    }
+    Ok(v)
+}
+
+fn parse_positive_ns(s: &str) -> Result<f64, String> {
+    let v = parse_ns(s)?;
+    if v < 0.001 {
+        return Err(format!("must be at least 0.001 ns, got {v}"));
+    }
+    Ok(v)
+}
+
+fn parse_units(s: &str) -> Result<u32, String> {
+    match parse_count(s)? {
+        0 => Err("must be at least 1".into()),
+        v => u32::try_from(v).map_err(|_| format!("{v} is too large")),
+    }
+}
+
+fn parse_fib_depth(s: &str) -> Result<u32, String> {
+    let v = parse_count(s)?;
+    let max = crate::dag::Dag::MAX_REGULAR_DEPTH as u64;
+    if v > max {
+        return Err(format!("fib depth must be at most {max}, got {v}"));
+    }
+    Ok(v as u32)
+}
+
+fn parse_branching(s: &str) -> Result<u32, String> {
+    let v = parse_count(s)?;
+    if !(1..=255).contains(&v) {
+        return Err(format!("branching must be in 1..=255, got {v}"));
+    }
+    Ok(v as u32)
+}
+
+fn parse_spin_rounds(s: &str) -> Result<u32, String> {
+    let v = parse_count(s)?;
+    u32::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+fn parse_nqueens_depth(s: &str) -> Result<u32, String> {
+    let v = parse_count(s)?;
+    if v > 64 {
+        return Err(format!("nqueens depth must be at most 64, got {v}"));
+    }
+    Ok(v as u32)
+}
+
+/// Flags of `sim steal-cost`. The cost defaults were measured on a 2-vCPU KVM guest
+/// (`crate::steal_cost`'s module doc says how, and what is extrapolated).
+#[derive(Args, Debug)]
+pub struct StealCostArgs {
+    /// Shapes (comma separated).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "fib,irregular,list-walk,spawn-burst,nqueens"
+    )]
+    pub shapes: Vec<ShapeArg>,
+    /// Policies (comma separated).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "asym,asym-one,asym-half,asym-own,asym-half-own,lcws-signal,chase-lev"
+    )]
+    pub policies: Vec<PolicyArg>,
+    /// Processor counts (comma separated, 1..=1024).
+    #[arg(long, value_delimiter = ',', default_value = "16,64,256", value_parser = parse_steal_procs)]
+    pub procs_list: Vec<usize>,
+    /// Runs per (shape, P, policy) cell.
+    #[arg(long, short = 'n', default_value = "5", value_parser = parse_at_least_one)]
+    pub runs: usize,
+    /// Base seed (victim choices; the random shapes' DAGs).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// fib: fork levels of the regular tree (T1 = 3·2^d − 2 units), ≤ 26.
+    #[arg(long, default_value = "15", value_parser = parse_fib_depth)]
+    pub fib_depth: u32,
+    /// irregular: total depth in nodes.
+    #[arg(long, default_value = "200", value_parser = parse_units)]
+    pub irregular_depth: u32,
+    /// irregular: rate of the exponential fork spacing (LCWS paper: 0.05).
+    #[arg(long, default_value = "0.05", value_parser = parse_rate)]
+    pub rate: f64,
+    /// list-walk and spawn-burst: units of a leaf (L).
+    #[arg(long, default_value = "100", value_parser = parse_units)]
+    pub leaf_units: u32,
+    /// list-walk: length of the list.
+    #[arg(long, default_value = "2000", value_parser = parse_units)]
+    pub list_len: u32,
+    /// spawn-burst: children spawned (B).
+    #[arg(long, default_value = "128", value_parser = parse_units)]
+    pub burst_children: u32,
+    /// nqueens: largest branching factor k (children uniform in 0..=k), 1..=255.
+    #[arg(long, default_value = "8", value_parser = parse_branching)]
+    pub nqueens_branching: u32,
+    /// nqueens: depth of the tree (≤ 64; the tree grows like (k/2)^depth).
+    #[arg(long, default_value = "8", value_parser = parse_nqueens_depth)]
+    pub nqueens_depth: u32,
+    /// Largest DAG (nodes) before giving up with an error.
+    #[arg(long, default_value = "2e7", value_parser = parse_at_least_one)]
+    pub max_nodes: usize,
+    /// One time unit (an ordinary DAG node), in ns.
+    #[arg(long, default_value = "20", value_parser = parse_positive_ns)]
+    pub node_ns: f64,
+    /// A CAS, in ns (measured: uncontended lock cmpxchg).
+    #[arg(long, default_value = "6", value_parser = parse_ns)]
+    pub cas_ns: f64,
+    /// A SeqCst fence, in ns (measured: mfence after a store).
+    #[arg(long, default_value = "8", value_parser = parse_ns)]
+    pub fence_ns: f64,
+    /// A thief's look at a victim's indices, in ns (measured: one cache-line transfer).
+    #[arg(long, default_value = "100", value_parser = parse_positive_ns)]
+    pub probe_ns: f64,
+    /// Heavy fence with no other processor running, in ns (measured: membarrier alone).
+    #[arg(long, default_value = "135", value_parser = parse_ns)]
+    pub heavy_base_ns: f64,
+    /// What each other running processor adds to the heavy fence, in ns (measured for one
+    /// other CPU: 285 in the fast mode, 2140 in the slow one; assumed the same for each
+    /// further one).
+    #[arg(long, default_value = "285", value_parser = parse_ns)]
+    pub heavy_per_cpu_ns: f64,
+    /// What each other running processor loses per heavy fence, in ns (measured: a spinning
+    /// thread's loss per membarrier).
+    #[arg(long, default_value = "1400", value_parser = parse_ns)]
+    pub ipi_ns: f64,
+    /// lcws-signal: from pthread_kill to the exposure being visible, in ns (measured).
+    #[arg(long, default_value = "4700", value_parser = parse_ns)]
+    pub signal_latency_ns: f64,
+    /// lcws-signal: what the victim loses per handled signal, in ns (measured).
+    #[arg(long, default_value = "3600", value_parser = parse_ns)]
+    pub handler_ns: f64,
+    /// The yield after each failed steal round, in ns (measured: sched_yield with nothing
+    /// else to run).
+    #[arg(long, default_value = "250", value_parser = parse_ns)]
+    pub yield_ns: f64,
+    /// What waking a parked sleeper costs the waker, in ns (measured: its FUTEX_WAKE call).
+    #[arg(long, default_value = "2400", value_parser = parse_ns)]
+    pub unpark_ns: f64,
+    /// From the waker's unpark to the sleeper running again, in ns (measured on a KVM
+    /// guest whose other CPU had gone idle).
+    #[arg(long, default_value = "15000", value_parser = parse_ns)]
+    pub wake_latency_ns: f64,
+    /// Idle processors never sleep: they keep looking, and every heavy fence interrupts all
+    /// P − 1 others (the worst case).
+    #[arg(long)]
+    pub no_sleep: bool,
+    /// Failed steal rounds (each followed by a yield) before an idle processor sleeps.
+    #[arg(long, default_value = "64", value_parser = parse_spin_rounds)]
+    pub spin_rounds: u32,
+    /// Output directory for JSON, CSV, Markdown, SVG and index.html; checked before anything runs.
+    #[arg(long, default_value = "sim-report")]
+    pub out: PathBuf,
+    /// Print the cells as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Refuse to start when the estimated number of simulation events exceeds this (the
+    /// estimate and the limit are printed).
+    #[arg(long, default_value = "1e10", value_parser = parse_positive)]
+    pub max_steps: u64,
+}
+
+impl StealCostArgs {
+    /// The experiment these flags describe.
+    pub fn experiment(&self) -> crate::steal_cost_report::StealExperiment {
+        use crate::steal_cost::{Costs, ShapeParams};
+        crate::steal_cost_report::StealExperiment {
+            shapes: self.shapes.iter().map(|&s| s.into()).collect(),
+            policies: self.policies.iter().map(|&p| p.into()).collect(),
+            procs: self.procs_list.clone(),
+            runs: self.runs,
+            seed: self.seed,
+            shape_params: ShapeParams {
+                fib_depth: self.fib_depth,
+                irregular_depth: self.irregular_depth,
+                rate: self.rate,
+                leaf_units: self.leaf_units,
+                list_len: self.list_len,
+                burst_children: self.burst_children,
+                nqueens_branching: self.nqueens_branching,
+                nqueens_depth: self.nqueens_depth,
+                max_nodes: self.max_nodes,
+            },
+            costs: Costs {
+                node_ns: self.node_ns,
+                cas_ns: self.cas_ns,
+                fence_ns: self.fence_ns,
+                probe_ns: self.probe_ns,
+                heavy_base_ns: self.heavy_base_ns,
+                heavy_per_cpu_ns: self.heavy_per_cpu_ns,
+                ipi_ns: self.ipi_ns,
+                signal_latency_ns: self.signal_latency_ns,
+                handler_ns: self.handler_ns,
+                yield_ns: self.yield_ns,
+                unpark_ns: self.unpark_ns,
+                wake_latency_ns: self.wake_latency_ns,
+            },
+            options: crate::steal_cost::Options {
+                sleep: !self.no_sleep,
+                spin_rounds: self.spin_rounds,
+            },
+        }
+    }
+}
+
+fn run_steal_cost(a: StealCostArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let e = a.experiment();
+    e.validate()?;
+    checked_runs(a.runs as u64)?;
+    let t = Instant::now();
+    // The DAGs first (seconds at most): the estimate needs their sizes.
+    let dags = e.build_dags()?;
+    check_cost("sim steal-cost", e.estimated_events(&dags), a.max_steps)?;
+    let created = !a.out.exists();
+    prepare_out(&a.out)?;
+    on_interrupt("the steal-cost simulation", &a.out, created);
+    let mut meta = RunMeta::new(
+        a.seed,
+        &e,
+        vec![
+            format!(
+                "shapes {}; policies {}; P = {:?}; {} runs per cell, seed {}; {}",
+                e.shapes
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                e.policies
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                e.procs,
+                e.runs,
+                e.seed,
+                if e.options.sleep {
+                    format!(
+                        "idle processors sleep after {} failed rounds",
+                        e.options.spin_rounds
+                    )
+                } else {
+                    "idle processors never sleep".to_string()
+                }
+            ),
+            format!(
+                "costs (ns): {}",
+                e.costs
+                    .named()
+                    .iter()
+                    .map(|(n, v)| format!("{n} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ],
+    );
+    let progress = Progress::start("steal-cost", e.planned_runs() as u64);
+    let cells = crate::steal_cost_report::run_with(&e, &dags, &progress)?;
+    progress.finish();
+    let secs = t.elapsed().as_secs_f64();
+    meta.info.timing.push(format!("simulated in {secs:.1} s"));
+    let files = crate::steal_cost_report::write(&a.out, &e, &cells, &meta)?;
+    if a.json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            run: &'a RunMeta,
+            cells: &'a [crate::steal_cost_report::StealCell],
+        }
+        say!(
+            "{}",
+            serde_json::to_string(&Out {
+                run: &meta,
+                cells: &cells
+            })?
+        );
+    } else {
+        say!("{}", crate::steal_cost_report::table(&e, &cells));
         say!("simulated in {secs:.1} s");
         for f in files {
             say!("wrote {}", f.display());

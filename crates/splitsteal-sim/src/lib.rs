@@ -75,6 +75,37 @@
 //! splitsteal sim kernel --procs 16 --pmin 1 --pmax 8 --runs 20 --out sim-report
 //! ```
 //!
+//! ## `sim steal-cost`: what a steal costs under `asym` (timed model; [`steal_cost`], [`steal_cost_report`])
+//!
+//! `P` processors run fork-join DAGs (`fib`, `irregular`, `list-walk`, `spawn-burst`,
+//! `nqueens`) in a discrete-event model where a node takes `--node-ns` and every
+//! synchronization its cost measured on a 2-vCPU machine (`probes/steal_costs.c`,
+//! `probes/wake_costs.c`): the asymmetric deque (`asym`, the runtime's default: free pops, a
+//! heavy fence per claim that interrupts every other running processor, heavy fences shared
+//! through a process-wide sequence, one at a time, an owner's pop into a pending claim cuts
+//! it, a steal takes one task or half of a deque deeper than 64; `asym-one` and
+//! `asym-half` force one amount; `asym-own` and `asym-half-own` give every caller its own
+//! fence, the design before sharing) against `lcws-signal` (a signal to expose work) and
+//! `chase-lev` (a fence per pop). Idle processors sleep as the runtime's do
+//! (`--spin-rounds` failed rounds, then a standing request, a heavy fence and a last look;
+//! woken by pushes and by thieves; `--wake-latency-ns`), and parked processors are neither
+//! interrupted nor counted by heavy fences; `--no-sleep` keeps every processor running (the
+//! worst case). Every shape × P × policy cell reports the makespan over `T1/P + T∞`,
+//! steals, claims cut, revoked and withdrawn, heavy fences and callers served per fence,
+//! CAS, fences, signals, sleeps, wake-ups and the time lost to interrupts (`--shapes`,
+//! `--policies`, `--procs-list` (default 16,64,256), `--runs`, `--seed`, one flag per cost
+//! and per shape size, `--out`, `--json`); it writes `steal_cost.json`, `steal_cost.csv`,
+//! `steal_cost.md`, one SVG per shape and `index.html`. The shapes' default sizes are
+//! small (fib: 2^15 leaves, 2 ms of work at 20 ns a node), which keeps a run short and
+//! makes the distribution phase, where steals happen, weigh heavily; `--fib-depth 22` and
+//! the other size flags give runs of realistic length.
+//!
+//! ```text
+//! splitsteal sim steal-cost --runs 5 --out sim-report/steal-cost
+//! splitsteal sim steal-cost --shapes fib,list-walk --heavy-per-cpu-ns 2140 --json
+//! splitsteal sim steal-cost --policies asym-half-own,asym-half --no-sleep
+//! ```
+//!
 //! ## What every simulator does as a command-line tool
 //!
 //! Before the first run: every value is checked, the cost is estimated and refused above
@@ -102,4 +133,6 @@ pub mod par;
 pub mod plot;
 pub mod progress;
 pub mod stats;
+pub mod steal_cost;
+pub mod steal_cost_report;
 pub mod sweep;

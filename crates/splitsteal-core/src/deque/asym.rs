@@ -126,23 +126,38 @@ use crate::wakeup::{heavy_fence, heavy_fence_available, light_fence};
 /// The most tasks one steal takes (the claim field's width, less [`LOCKED`]).
 pub const MAX_STEAL: usize = 254;
 
-/// How many tasks one steal takes from an asymmetric deque.
+/// How many tasks one steal takes from an asymmetric deque (oldest first).
+///
+/// A thief pays one heavy fence per steal, so where work appears on a victim a task at a
+/// time (a spawn loop, a list walk, a chain of joins), taking one task per steal pays a
+/// fence per task; where a victim's tasks come from a recursion (divide and conquer), its
+/// oldest task holds about half of its work, and taking half of its tasks takes nearly all
+/// of it. [`StealAmount::Adaptive`] tells the two apart by depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum StealAmount {
-    /// The oldest task.
+    /// The oldest task (the classical rule).
     One,
-    /// ⌈n/2⌉ of the n stealable tasks, oldest first (at most [`MAX_STEAL`]): the runtime's
-    /// default.
-    #[default]
+    /// ⌈n/2⌉ of the n stealable tasks (at most [`MAX_STEAL`]).
     Half,
+    /// The runtime's default: the oldest task, or half when the victim holds more than
+    /// [`StealAmount::DEEP`] tasks. A recursion's deque is as deep as the recursion
+    /// (rarely past a few dozen levels); a loop's or a chain's grows with the loop.
+    #[default]
+    Adaptive,
 }
 
 impl StealAmount {
+    /// [`StealAmount::Adaptive`]'s threshold: more stealable tasks than this, and a steal
+    /// takes half.
+    pub const DEEP: usize = 64;
+
     /// How many of `n > 0` stealable tasks one steal takes.
     pub fn of(self, n: usize) -> usize {
         match self {
             StealAmount::One => 1,
             StealAmount::Half => n.div_ceil(2).min(MAX_STEAL),
+            StealAmount::Adaptive if n > Self::DEEP => n.div_ceil(2).min(MAX_STEAL),
+            StealAmount::Adaptive => 1,
         }
     }
 }
@@ -881,6 +896,10 @@ mod tests {
             assert_eq!(mine, (taken + 1..=n).rev().collect::<Vec<_>>(), "n = {n}");
         }
         assert_eq!(StealAmount::Half.of(10_000), MAX_STEAL);
+        let adaptive: Vec<usize> = [1, 2, 64, 65, 66, 1000]
+            .map(|n| StealAmount::Adaptive.of(n))
+            .into();
+        assert_eq!(adaptive, [1, 1, 1, 33, 33, MAX_STEAL]);
     }
 
     /// A thief claims the oldest task and pauses before its commit; the owner pops down

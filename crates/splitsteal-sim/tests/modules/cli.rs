@@ -38,6 +38,29 @@ fn bad_flags_are_clap_errors_not_panics() {
         ],
         vec!["t", "dag", "--procs", "0"],
         vec!["t", "kernel", "--procs", "0"],
+        vec!["t", "steal-cost", "--procs-list", "0"],
+        vec!["t", "steal-cost", "--procs-list", "16,2000"],
+        vec!["t", "steal-cost", "--shapes", "fib,trees"],
+        vec!["t", "steal-cost", "--policies", "cws"],
+        vec!["t", "steal-cost", "--runs", "0"],
+        vec!["t", "steal-cost", "--cas-ns", "-1"],
+        vec!["t", "steal-cost", "--fence-ns", "nan"],
+        vec!["t", "steal-cost", "--ipi-ns", "inf"],
+        vec!["t", "steal-cost", "--heavy-per-cpu-ns", "2e9"],
+        vec!["t", "steal-cost", "--node-ns", "0"],
+        vec!["t", "steal-cost", "--probe-ns", "0"],
+        vec!["t", "steal-cost", "--fib-depth", "27"],
+        vec!["t", "steal-cost", "--leaf-units", "0"],
+        vec!["t", "steal-cost", "--nqueens-branching", "0"],
+        vec!["t", "steal-cost", "--nqueens-branching", "256"],
+        vec!["t", "steal-cost", "--nqueens-depth", "65"],
+        vec!["t", "steal-cost", "--rate", "0"],
+        vec!["t", "steal-cost", "--policies", "asym-sharde"],
+        vec!["t", "steal-cost", "--wake-latency-ns", "-5"],
+        vec!["t", "steal-cost", "--yield-ns", "nan"],
+        vec!["t", "steal-cost", "--spin-rounds", "-1"],
+        vec!["t", "steal-cost", "--spin-rounds", "5e9"],
+        vec!["t", "steal-cost", "--no-sleep", "yes"],
     ] {
         assert!(Top::try_parse_from(&args).is_err(), "{args:?} should fail");
     }
@@ -65,4 +88,69 @@ fn bad_flags_are_clap_errors_not_panics() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn steal_cost_defaults_are_the_libraries() {
+    use splitsteal_sim::steal_cost::{Costs, Options, Policy, Shape, ShapeParams};
+    let t = Top::try_parse_from(["t", "steal-cost"]).unwrap();
+    let SimCommand::StealCost(a) = t.cmd else {
+        panic!("not steal-cost")
+    };
+    let e = a.experiment();
+    assert_eq!(
+        e.costs,
+        Costs::default(),
+        "--help's defaults are the model's"
+    );
+    assert_eq!(e.shape_params, ShapeParams::default());
+    assert_eq!(e.shapes, Shape::ALL.to_vec());
+    assert_eq!(e.policies, Policy::ALL.to_vec());
+    assert_eq!(e.options, Options::default(), "sleeping on, 64 rounds");
+    assert_eq!(e.procs, vec![16, 64, 256]);
+    assert!(e.validate().is_ok());
+    let t = Top::try_parse_from([
+        "t",
+        "steal-cost",
+        "--shapes",
+        "list-walk,nqueens",
+        "--policies",
+        "asym-half,lcws-signal",
+        "--procs-list",
+        "2,1e3",
+        "--heavy-per-cpu-ns",
+        "30.5",
+        "--wake-latency-ns",
+        "50000",
+        "--no-sleep",
+        "--spin-rounds",
+        "8",
+        "--json",
+    ])
+    .unwrap();
+    let SimCommand::StealCost(a) = t.cmd else {
+        panic!("not steal-cost")
+    };
+    let e = a.experiment();
+    assert_eq!(e.shapes, vec![Shape::ListWalk, Shape::Nqueens]);
+    assert_eq!(e.policies, vec![Policy::AsymHalf, Policy::LcwsSignal]);
+    assert_eq!(e.procs, vec![2, 1000]);
+    assert_eq!(e.costs.heavy_per_cpu_ns, 30.5);
+    assert_eq!(e.costs.wake_latency_ns, 50_000.0);
+    assert_eq!(
+        e.options,
+        Options {
+            sleep: false,
+            spin_rounds: 8
+        }
+    );
+    assert!(a.json);
+    let t = Top::try_parse_from(["t", "steal-cost", "--policies", "asym-one,asym-half"]).unwrap();
+    let SimCommand::StealCost(a) = t.cmd else {
+        panic!("not steal-cost")
+    };
+    assert_eq!(
+        a.experiment().policies,
+        vec![Policy::AsymOne, Policy::AsymHalf]
+    );
 }

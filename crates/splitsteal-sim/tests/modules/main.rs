@@ -17,4 +17,6 @@ mod par;
 mod plot;
 mod progress;
 mod stats;
+mod steal_cost;
+mod steal_cost_report;
 mod sweep;
