@@ -293,13 +293,23 @@ pub enum Swatch {
     Dashed(usize),
 }
 
+/// The height a legend of `entries` entries takes in its panel ([`draw_legend`]).
+fn legend_height(entries: usize) -> u32 {
+    LEGEND_TOP as u32 + LEGEND_ROW as u32 * entries as u32 + LEGEND_ROW as u32 / 2 + 4
+}
+
+/// The first legend entry's centre, from the top of the panel.
+const LEGEND_TOP: i32 = 60;
+/// The distance between legend entries.
+const LEGEND_ROW: i32 = 28;
+
 /// Draws a legend (one swatch and name per entry) in its own panel.
 fn draw_legend(
     area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     entries: &[(String, RGBColor, Swatch)],
 ) -> PlotResult {
     for (i, (name, col, swatch)) in entries.iter().enumerate() {
-        let y = 60 + 28 * i as i32;
+        let y = LEGEND_TOP + LEGEND_ROW * i as i32;
         match swatch {
             Swatch::Bar(f) => {
                 for r in bar_shapes([(6, y - 8), (26, y + 8)], *col, *f) {
@@ -420,7 +430,9 @@ impl Bars {
     pub fn draw(&self, path: &Path) -> PlotResult {
         let k = self.per_row();
         let rows = self.categories.len().max(1).div_ceil(k);
-        let height = TITLE_H + rows as u32 * BAR_ROW_H;
+        // Tall enough for the bars and for the legend (one entry per series).
+        let height =
+            (TITLE_H + rows as u32 * BAR_ROW_H).max(TITLE_H + legend_height(self.series.len()));
         let root = SVGBackend::new(path, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let body = root.titled(&self.title, ("sans-serif", TITLE_FONT))?;

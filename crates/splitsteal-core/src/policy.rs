@@ -41,8 +41,8 @@ pub enum Policy {
     /// `clock_nanosleep`, `sem_timedwait`, `sigtimedwait`, and socket I/O with a timeout.
     /// A task that calls one of these directly under any signal policy (`lcws-signal`,
     /// `lcws-cons`, `lcws-half`) may see `EINTR` when a thief asks it for work, and must
-    /// retry (`std::thread::sleep` and most of `std`'s I/O retry by themselves). Use
-    /// `lcws-poll` where that is not acceptable.
+    /// retry (`std::thread::sleep` and most of `std`'s I/O retry by themselves). Use the
+    /// default, [`Policy::Asym`], which sends no signal, where that is not acceptable.
     ///
     /// A debugger stops at every such signal unless told not to: in gdb,
     /// `handle SIG39 nostop noprint pass`, where 39 is the pool's signal number

@@ -1,10 +1,10 @@
 //! The handshake between a worker that makes work and a thief that wants some.
 //!
-//! Every worker has a [`Wanted`] word: in its split deque's row (the LCWS policies, where
-//! the push reads it from the pointer it already holds) or in the registry (the other
+//! Every worker has a [`Wanted`] word: in its deque's row (the asymmetric and split deques,
+//! where the push reads it from the pointer it already holds) or in the registry (the other
 //! deques). Thieves write it; its owner reads it with one plain load after every push (and,
-//! under the LCWS policies, before every pop of a join's own job), and only when it is
-//! non-zero takes the cold path that answers it. Two kinds of want:
+//! under `asym` and the LCWS policies, before every pop of a join's own job), and only when
+//! it is non-zero takes the cold path that answers it. Two kinds of want:
 //!
 //! - [`Wanted::POLL_REQUEST`]: a `lcws-poll` thief found only private work and asks the
 //!   owner to expose some (the LCWS paper's `targeted` flag).
@@ -19,7 +19,9 @@
 //! `bot`. That is the store-buffer (Dekker) pattern: with plain accesses both sides can
 //! miss each other, and a coarse `join` would then run serially while its thief sleeps.
 //! The usual cure puts a `SeqCst` fence on both sides, which would cost every push a fence
-//! and void the point of the split deque. Instead the fence is *asymmetric*:
+//! and void the point of the split deque. Instead the fence is *asymmetric* (the
+//! asymmetric deque, `crate::deque::Asym`, orders its owner's pops against thieves' claims
+//! with the same two halves):
 //!
 //! - the owner's side ([`light_fence`]) is a compiler fence, free at run time;
 //! - the sleeper's side ([`heavy_fence`]) is Linux's `membarrier(PRIVATE_EXPEDITED)`, which
