@@ -318,9 +318,10 @@ impl Registry {
         if !self.foreign_handler_reported.swap(true, Ordering::Relaxed) {
             eprintln!(
                 "splitsteal: signal {signo}, which this pool uses to ask its workers for work, \
-                 has a handler that is not splitsteal's (installed after the pool was built); \
-                 the pool asks by polling while it stays so (choose another number with \
-                 ThreadPoolBuilder::signal)"
+                 no longer runs splitsteal's handler (the program installed its own, reset \
+                 it to the default or ignores it, after the pool was built); the pool sends \
+                 it no more and asks by polling while it stays so (choose another number \
+                 with ThreadPoolBuilder::signal)"
             );
         }
     }

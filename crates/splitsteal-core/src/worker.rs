@@ -697,7 +697,23 @@ impl WorkerThread {
         }
         // Relaxed: a stale time costs one early or late follow-up.
         info.signal_sent_at.store(clock_ns(), Ordering::Relaxed);
-        self.send_signal(info, signal);
+        self.send_signal_if_ours(info, signal);
+    }
+
+    /// Sends `signal` to `info`'s worker if its disposition is still the pool's handler;
+    /// else (the program installed its own, reset it to the default or ignores it, after the
+    /// build) posts a poll request instead, and reports it once. Checking before every send
+    /// is what keeps a program that resets the pool's signal from being killed by it (a
+    /// real-time signal's default action ends the process) and keeps another handler from
+    /// receiving the pool's signals, but for a signal already on its way when the
+    /// disposition changed (at most one per worker).
+    fn send_signal_if_ours(&self, info: &WorkerInfo, signal: libc::c_int) {
+        if crate::exposure::handler_is_ours(signal) {
+            self.send_signal(info, signal);
+        } else {
+            self.registry.report_foreign_handler(signal);
+            self.post_poll_request(info);
+        }
     }
 
     /// Sends `signal` to `info`'s worker. A send that fails (`EAGAIN`: the real-time signal
@@ -738,13 +754,9 @@ impl WorkerThread {
         // Relaxed: a hint (see `overdue_after`).
         info.rearms.fetch_add(1, Ordering::Relaxed);
         self.post_poll_request(info);
-        if crate::exposure::handler_is_ours(signal) {
-            self.send_signal(info, signal);
-        } else {
-            // Their handler would get ours: none is sent until it is gone (checked at each
-            // overdue look); the victims answer poll requests at their pushes meanwhile.
-            self.registry.report_foreign_handler(signal);
-        }
+        // A foreign disposition gets none of ours: the victims answer poll requests at
+        // their pushes meanwhile (checked again at each overdue look).
+        self.send_signal_if_ours(info, signal);
     }
 
     /// Posts a poll request on `info`'s worker (answered at its next push, under every
@@ -1034,17 +1046,21 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         CURRENT.with(Cell::get).is_null() && BORROWED.with(Cell::get).is_null(),
         "splitsteal: a worker loop started on a thread that is already a worker"
     );
-    if let Some(signo) = registry.config.plan.signal() {
-        // Before the pool can signal us: a mask inherited from the building thread (or set
-        // by a spawn handler) may block it.
-        crate::exposure::unblock(signo);
-    }
     let worker = WorkerThread::new(registry, index, deque, false);
     CURRENT.with(|c| c.set(&worker));
     worker.registry.worker_started(&worker);
     // After publishing (so `build` does not wait for it, as in rayon: a start handler may
     // wait for the builder's thread), before this worker looks for work.
     worker.registry.worker_start_handler(index);
+    if let Some(signo) = worker.registry.config.plan.signal() {
+        // After the start handler, before this worker runs any task: the mask it inherited
+        // from the building thread or its spawn handler, or the one its start handler set
+        // (blocking every signal, so that only `main` gets SIGINT), may block the pool's
+        // own signal, and a worker that cannot be asked for work would leave its private
+        // tasks to itself (a consumer blocked in `recv` under its producer, for good).
+        // Signals sent before this stay pending until now.
+        crate::exposure::unblock(signo);
+    }
     worker.wait_until(&Terminated(&worker.registry));
     // An idle pool's deques can still hold `hybrid` proxies whose task the mailbox side
     // claimed (their deque side frees them when popped): pop them before the deque goes.

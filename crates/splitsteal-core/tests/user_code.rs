@@ -1,26 +1,30 @@
-//! What the default policy guarantees to user code that runs inside tasks: while a thief
-//! steals from the task's worker, the task's `write`, `sleep`, `usleep`, `nanosleep`,
-//! `poll`, `semtimedop`, socket reads with `SO_RCVTIMEO` and `sigtimedwait` behave exactly
-//! as on a thread of no pool, and the signal mask and dispositions the program sets change
-//! nothing: a start handler that blocks every signal, every real-time signal reset to
-//! `SIG_DFL` after the pool is built, the program's own real-time signals blocked before
-//! any thread exists and read back with `sigtimedwait`.
+//! What each policy guarantees to user code that runs inside tasks.
 //!
-//! Every pool here comes from [`builder`]: two workers and no policy named, so the default
-//! (or `SPLITSTEAL_POLICY`); messages name the policy the pool reports. The signal policies
-//! (`lcws-signal`, `lcws-cons`, `lcws-half`: a thief interrupts the worker with a real-time
-//! signal to get its private work) fail every test here; `lcws-poll` fails the stealing
-//! checks (its worker answers thieves only at its own pushes and pops, never during a
-//! call) and the producer / consumer scope; the classical policies (`chase-lev`, `abp`,
-//! `locked`) and `hybrid` pass them all.
+//! Under the default policy (`asym`, which sends no signal), while a thief steals from the
+//! task's worker, the task's `write`, `sleep`, `usleep`, `nanosleep`, `poll`, `semtimedop`,
+//! socket reads with `SO_RCVTIMEO` and `sigtimedwait` behave exactly as on a thread of no
+//! pool. The signal policies (`lcws-signal`, `lcws-cons`, `lcws-half`) interrupt them as
+//! their documentation says (a short `write`, an early `sleep`, `EINTR` from System V IPC):
+//! a test checks that too, so that the documentation stays true.
 //!
-//! Each system call runs in a task on one worker (A) while A's deque holds stealable tasks
+//! Under the default and under each signal policy (with the default signal, `SIGURG`, and
+//! with a real-time one), at 1 and 2 threads, the signal masks and dispositions the program
+//! sets change nothing: a start handler that blocks every signal (a producer / consumer
+//! scope completes), every real-time signal and the pool's own reset to `SIG_DFL` after
+//! the pool is built (the process survives and keeps stealing), and the program's own
+//! real-time signals blocked before any thread exists and read back with `sigtimedwait`
+//! (every copy arrives).
+//!
+//! Every system-call test builds its pool with [`builder`]: two workers and no policy named,
+//! so the default (or `SPLITSTEAL_POLICY`); messages name the policy the pool reports. Each
+//! call runs in a task on one worker (A) while A's deque holds stealable tasks
 //! ([`with_pending`]) that the other worker (B) steals one at a time throughout the call.
 //! Each test also checks that the pool counted steals and that B started one of those tasks
 //! while the call was in progress, so that none can pass without a thief at work.
 //!
 //! The tests that change the process's signal mask or dispositions run in a child process:
-//! this binary, filtered to the one test, with [`CHILD_ENV`] naming it ([`run_in_child`]).
+//! this binary, filtered to the one test, with [`CHILD_ENV`] naming it and [`CASE_ENV`] the
+//! case ([`run_case_in_child`]).
 
 use std::ffi::c_void;
 use std::io::Read;
@@ -38,9 +42,97 @@ use splitsteal_core::{current_thread_index, Policy, ThreadPool, ThreadPoolBuilde
 
 mod common;
 
-/// The builder of every pool in this file: two workers, the default policy.
+/// The builder of every pool of the system-call tests: two workers, the default policy.
 fn builder() -> ThreadPoolBuilder {
     ThreadPoolBuilder::new().num_threads(2)
+}
+
+/// The policies the mask and disposition tests run under: the default, and each signal
+/// policy (whose signal the program's masks and dispositions must not turn against it).
+const MASK_POLICIES: [Option<Policy>; 4] = [
+    None,
+    Some(Policy::LcwsSignal),
+    Some(Policy::LcwsCons),
+    Some(Policy::LcwsHalf),
+];
+
+/// A pool of `threads` workers under `policy` (the default for `None`), exposure signal
+/// `signal` (the default for `None`).
+fn builder_for(policy: Option<Policy>, threads: usize, signal: Option<c_int>) -> ThreadPoolBuilder {
+    let mut b = ThreadPoolBuilder::new().num_threads(threads);
+    if let Some(p) = policy {
+        b = b.policy(p);
+    }
+    if let Some(s) = signal {
+        b = b.signal(s);
+    }
+    b
+}
+
+/// The cases of a mask or disposition test: every policy of [`MASK_POLICIES`] at 1 and 2
+/// threads with the default signal, and the signal policies with a real-time signal of
+/// the program's choice too.
+fn mask_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for policy in MASK_POLICIES {
+        for threads in [1, 2] {
+            cases.push(Case {
+                policy,
+                threads,
+                signal: None,
+            });
+            if policy.is_some() {
+                cases.push(Case {
+                    policy,
+                    threads,
+                    signal: Some(libc::SIGRTMIN() + 7),
+                });
+            }
+        }
+    }
+    cases
+}
+
+/// One (policy, threads, signal) case of a mask or disposition test.
+#[derive(Debug, Clone, Copy)]
+struct Case {
+    policy: Option<Policy>,
+    threads: usize,
+    signal: Option<c_int>,
+}
+
+impl Case {
+    fn builder(self) -> ThreadPoolBuilder {
+        builder_for(self.policy, self.threads, self.signal)
+    }
+
+    /// The case as a child process's argument ([`Case::parse`] reads it back).
+    fn encode(self) -> String {
+        format!(
+            "{},{},{}",
+            self.policy.map_or("default".to_string(), |p| p.to_string()),
+            self.threads,
+            self.signal.map_or(0, |s| s)
+        )
+    }
+
+    fn parse(text: &str) -> Case {
+        let mut it = text.split(',');
+        let policy = match it.next().unwrap() {
+            "default" => None,
+            p => Some(p.parse().unwrap()),
+        };
+        let threads = it.next().unwrap().parse().unwrap();
+        let signal = match it.next().unwrap().parse().unwrap() {
+            0 => None,
+            s => Some(s),
+        };
+        Case {
+            policy,
+            threads,
+            signal,
+        }
+    }
 }
 
 fn pool() -> ThreadPool {
@@ -454,6 +546,8 @@ fn socket_reads_with_a_receive_timeout_time_out_with_eagain() {
 
 /// Set in a child process to the name of the test whose body it runs.
 const CHILD_ENV: &str = "SPLITSTEAL_USER_CODE_CHILD";
+/// Set in a child process to the case it runs ([`Case::encode`]), where a test has cases.
+const CASE_ENV: &str = "SPLITSTEAL_USER_CODE_CASE";
 
 /// How long a child may take (a failure guard).
 const CHILD_LIMIT: Duration = Duration::from_secs(60);
@@ -501,11 +595,17 @@ fn describe(status: ExitStatus) -> String {
 /// fork and exec and kept by `exec`), so that every thread it ever starts inherits that
 /// mask. Fails unless the child ran the test and it passed.
 fn run_in_child(test: &str, blocked: &[c_int]) {
+    run_case_in_child(test, blocked, None);
+}
+
+/// [`run_in_child`] for one `case` of `test` (the child reads it from [`CASE_ENV`]).
+fn run_case_in_child(test: &str, blocked: &[c_int], case: Option<Case>) {
     let exe = std::env::current_exe().unwrap();
     let mut command = Command::new(exe);
     command
         .args([test, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD_ENV, test)
+        .env(CASE_ENV, case.map_or(String::new(), Case::encode))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -541,19 +641,25 @@ fn run_in_child(test: &str, blocked: &[c_int]) {
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let text = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let case = case.map_or(String::new(), |c| format!(" ({c:?})"));
     assert!(
         !timed_out,
-        "{test}: the child did not finish within {CHILD_LIMIT:?}; its output:\n{text}"
+        "{test}{case}: the child did not finish within {CHILD_LIMIT:?}; its output:\n{text}"
     );
     assert!(
         output.status.success(),
-        "{test}: the child {}; its output:\n{text}",
+        "{test}{case}: the child {}; its output:\n{text}",
         describe(output.status)
     );
     assert!(
         stdout.contains("1 passed"),
-        "{test}: the child did not run the test; its output:\n{text}"
+        "{test}{case}: the child did not run the test; its output:\n{text}"
     );
+}
+
+/// The case a child process runs.
+fn child_case() -> Case {
+    Case::parse(&std::env::var(CASE_ENV).unwrap())
 }
 
 /// The threads of this process whose signal mask leaves `signo` unblocked, as
@@ -774,11 +880,19 @@ fn blocked_here(signo: c_int) -> bool {
 /// set)`); then, 20 times, `pool.scope(|s| { s.spawn(|_| produce(tx)); rx.iter().sum() })`:
 /// the consumer blocks in `recv` until the spawned producer runs on the other worker. Each
 /// round must finish (within 5 s, a failure guard), with the right sum, the producer on
-/// another worker than the consumer.
+/// another worker than the consumer. Under the default policy and each signal policy
+/// (with the default signal and with a real-time one), at 2 threads: at 1 the consumer
+/// would wait for a producer only its own worker could run, under rayon as here.
 #[test]
 fn a_start_handler_that_blocks_every_signal_does_not_hang_a_producer_consumer_scope() {
+    for case in mask_cases().into_iter().filter(|c| c.threads == 2) {
+        producer_consumer_rounds(case);
+    }
+}
+
+fn producer_consumer_rounds(case: Case) {
     let pool = Arc::new(
-        builder()
+        case.builder()
             .start_handler(|_| {
                 let set = sigset(None);
                 // SAFETY: `pthread_sigmask` reads a filled set; no old mask wanted.
@@ -789,7 +903,7 @@ fn a_start_handler_that_blocks_every_signal_does_not_hang_a_producer_consumer_sc
             .build()
             .unwrap(),
     );
-    let policy = pool.policy();
+    let policy = format!("{} ({case:?})", pool.policy());
     let (tx, rx) = mpsc::channel();
     {
         let pool = Arc::clone(&pool);
@@ -805,7 +919,8 @@ fn a_start_handler_that_blocks_every_signal_does_not_hang_a_producer_consumer_sc
                             items.send(i).unwrap();
                         }
                     });
-                    let masked = blocked_here(libc::SIGRTMIN() + 5);
+                    // A signal the pool does not use: the start handler's mask is in force.
+                    let masked = blocked_here(libc::SIGRTMIN() + 6);
                     let sum: u64 = received.iter().sum();
                     (current_thread_index().unwrap(), sum, masked)
                 });
@@ -842,28 +957,56 @@ fn a_start_handler_that_blocks_every_signal_does_not_hang_a_producer_consumer_sc
 }
 
 /// After the pool is built, the program resets every real-time signal `SIGRTMIN..=SIGRTMAX`
-/// to `SIG_DFL` (whose action is to terminate the process), then runs workloads whose
-/// thieves steal from busy workers: the process must survive. In a child process.
+/// and the pool's own signal to `SIG_DFL` (for a real-time signal, an action that ends the
+/// process), then runs workloads whose thieves steal from busy workers: the process must
+/// survive and keep stealing. In a child process per case: the default policy and each
+/// signal policy, with the default signal and a real-time one, at 1 and 2 threads.
 #[test]
-fn every_real_time_signal_reset_to_sig_dfl_after_the_build_kills_nothing() {
-    const TEST: &str = "every_real_time_signal_reset_to_sig_dfl_after_the_build_kills_nothing";
+fn every_signal_reset_to_sig_dfl_after_the_build_kills_nothing() {
+    const TEST: &str = "every_signal_reset_to_sig_dfl_after_the_build_kills_nothing";
     if !is_child(TEST) {
-        return run_in_child(TEST, &[]);
+        for case in mask_cases() {
+            run_case_in_child(TEST, &[], Some(case));
+        }
+        return;
     }
-    let pool = pool();
-    for signo in libc::SIGRTMIN()..=libc::SIGRTMAX() {
-        // SAFETY: sets a real-time signal's disposition to the default; no handler of ours.
+    let case = child_case();
+    let pool = case.builder().build().unwrap();
+    let pool_signal = case.signal.unwrap_or_else(splitsteal_core::default_signal);
+    for signo in (libc::SIGRTMIN()..=libc::SIGRTMAX()).chain([pool_signal]) {
+        // SAFETY: sets a signal's disposition to the default; no handler of ours.
         let old = unsafe { libc::signal(signo, libc::SIG_DFL) };
         assert_ne!(old, libc::SIG_ERR, "signal({signo}, SIG_DFL)");
     }
-    for _ in 0..3 {
-        let o = under_stealing(&pool, &|| spin_for(Duration::from_millis(50)));
-        o.assert_stolen("a spinning task after SIG_DFL");
+    if case.policy.is_none() {
+        // The default sends no signal: its thieves steal from a task that only spins.
+        for _ in 0..3 {
+            let o = under_stealing(&pool, &|| spin_for(Duration::from_millis(50)));
+            if case.threads > 1 {
+                o.assert_stolen("a spinning task after SIG_DFL");
+            }
+        }
     }
+    // Under a signal policy the thieves, finding the disposition changed, send no more and
+    // post poll requests, which the workers answer at their joins: stealing goes on.
+    let before = pool.stats().steals;
     for _ in 0..5 {
         assert_eq!(pool.install(|| common::fib(22)), 17711);
     }
-    eprintln!("child ({}): alive after the steals", pool.policy());
+    let t = Instant::now();
+    while case.threads > 1 && pool.stats().steals == before && t.elapsed() < LIMIT {
+        assert_eq!(pool.install(|| common::fib(22)), 17711);
+    }
+    let steals = pool.stats().steals - before;
+    assert!(
+        case.threads == 1 || steals > 0,
+        "{} {case:?}: no steal after the reset",
+        pool.policy()
+    );
+    eprintln!(
+        "child ({} {case:?}): alive after {steals} steals",
+        pool.policy()
+    );
 }
 
 /// A program blocks its own `SIGRTMIN+5` and `SIGRTMIN+6` before any thread exists (so
@@ -875,10 +1018,16 @@ fn every_real_time_signal_reset_to_sig_dfl_after_the_build_kills_nothing() {
 fn signals_blocked_before_the_pool_exists_all_reach_the_program() {
     const TEST: &str = "signals_blocked_before_the_pool_exists_all_reach_the_program";
     if !is_child(TEST) {
-        return run_in_child(TEST, &own_signals());
+        // The program's own signals are not the pool's: a pool given one of them as its
+        // signal takes it (documented), so the real-time case uses another number.
+        for case in mask_cases() {
+            run_case_in_child(TEST, &own_signals(), Some(case));
+        }
+        return;
     }
     assert_blocked_everywhere("the child, before building the pool");
-    let pool = pool();
+    let case = child_case();
+    let pool = case.builder().build().unwrap();
     let before = pool.stats().steals;
     let stop = AtomicBool::new(false);
     let got = std::thread::scope(|s| {
@@ -888,7 +1037,7 @@ fn signals_blocked_before_the_pool_exists_all_reach_the_program() {
             }
         });
         let t = Instant::now();
-        while pool.stats().steals == before && t.elapsed() < LIMIT {
+        while case.threads > 1 && pool.stats().steals == before && t.elapsed() < LIMIT {
             std::thread::sleep(Duration::from_millis(1));
         }
         for i in 0..QUEUED {
@@ -913,6 +1062,131 @@ fn signals_blocked_before_the_pool_exists_all_reach_the_program() {
              {open:?})"
         ),
     );
-    assert!(steals >= 1, "{policy}: no steals during the workload");
+    if case.threads > 1 {
+        assert!(steals >= 1, "{policy}: no steals during the workload");
+    }
     assert_blocked_everywhere(&format!("{policy}, after the workload"));
+}
+
+// ---- What the signal policies do to system calls, as their documentation says. ----
+
+/// A private System V message queue, removed when dropped.
+struct MessageQueue(c_int);
+
+impl MessageQueue {
+    fn new() -> MessageQueue {
+        // SAFETY: a plain system call: a new private queue.
+        let id = unsafe { libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) };
+        assert!(id >= 0, "msgget: {}", std::io::Error::last_os_error());
+        MessageQueue(id)
+    }
+}
+
+impl Drop for MessageQueue {
+    fn drop(&mut self) {
+        // SAFETY: removes our own queue; `IPC_RMID` takes no buffer.
+        unsafe { libc::msgctl(self.0, libc::IPC_RMID, std::ptr::null_mut()) };
+    }
+}
+
+/// A System V message: a type and one byte.
+#[repr(C)]
+struct Message {
+    kind: libc::c_long,
+    byte: u8,
+}
+
+/// Under each signal policy, a task's system calls do what `Policy::LcwsSignal`'s,
+/// `ThreadPoolBuilder::signal`'s and `exposure.rs`'s documentation says while a thief asks
+/// its worker for work: a blocking `write` that moved some data returns a short count,
+/// glibc's `sleep` returns early, and System V's `semtimedop` and `msgrcv` fail with
+/// `EINTR`. (That `poll`, `nanosleep` and socket reads with a timeout fail with `EINTR` is
+/// `tests/signals.rs`'s.) Each call is tried up to five times: whether a signal lands
+/// during a given call is a matter of timing, and one that never does in five fails the
+/// test.
+#[test]
+fn the_signal_policies_do_to_system_calls_what_their_documentation_says() {
+    for policy in [Policy::LcwsSignal, Policy::LcwsCons, Policy::LcwsHalf] {
+        let documented = bounded(&policy.to_string(), move || {
+            let pool = builder_for(Some(policy), 2, None).build().unwrap();
+            let tries = |call: &dyn Fn(&ThreadPool) -> bool| (0..5).any(|_| call(&pool));
+            let short_write = tries(&|pool: &ThreadPool| {
+                let (mut reader, writer) = std::io::pipe().unwrap();
+                let drain = std::thread::spawn(move || {
+                    let mut buf = [0u8; 4096];
+                    while reader.read(&mut buf).is_ok_and(|n| n > 0) {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                });
+                let data = vec![0x5au8; WRITE_LEN];
+                let o = under_stealing(pool, &|| {
+                    // SAFETY: writes `data.len()` bytes from a live buffer to our pipe.
+                    unsafe { libc::write(writer.as_raw_fd(), data.as_ptr().cast(), data.len()) }
+                });
+                drop(writer);
+                drain.join().unwrap();
+                (0..WRITE_LEN as isize).contains(&o.result)
+            });
+            let early_sleep = tries(&|pool: &ThreadPool| {
+                let o = under_stealing(pool, &|| {
+                    let t = Instant::now();
+                    // SAFETY: a plain library call.
+                    unsafe { libc::sleep(1) };
+                    t.elapsed()
+                });
+                o.result < Duration::from_secs(1)
+            });
+            let semtimedop_eintr = tries(&|pool: &ThreadPool| {
+                let sem = Semaphore::new();
+                let o = under_stealing(pool, &|| {
+                    let mut op = libc::sembuf {
+                        sem_num: 0,
+                        sem_op: -1,
+                        sem_flg: 0,
+                    };
+                    let timeout = libc::timespec {
+                        tv_sec: 0,
+                        tv_nsec: TIMEOUT.as_nanos() as libc::c_long,
+                    };
+                    // SAFETY: one live operation on our semaphore set, a valid timeout.
+                    let r = unsafe { semtimedop(sem.0, &mut op, 1, &timeout) };
+                    (r, errno())
+                });
+                o.result == (-1, libc::EINTR)
+            });
+            let msgrcv_eintr = tries(&|pool: &ThreadPool| {
+                let queue = MessageQueue::new();
+                let id = queue.0;
+                let got_signal = AtomicBool::new(false);
+                // A message after 300 ms ends a call that no signal interrupted.
+                let sender = std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(300));
+                    let m = Message { kind: 1, byte: 7 };
+                    // SAFETY: sends one live message of one byte to our queue.
+                    unsafe { libc::msgsnd(id, (&raw const m).cast(), 1, libc::IPC_NOWAIT) };
+                });
+                under_stealing(pool, &|| {
+                    let mut m = Message { kind: 0, byte: 0 };
+                    // SAFETY: receives at most one byte into a live message.
+                    let r = unsafe { libc::msgrcv(id, (&raw mut m).cast(), 1, 0, 0) };
+                    got_signal.store(r == -1 && errno() == libc::EINTR, Ordering::Relaxed);
+                });
+                sender.join().unwrap();
+                drop(queue);
+                got_signal.load(Ordering::Relaxed)
+            });
+            [
+                ("a short write", short_write),
+                ("sleep returning early", early_sleep),
+                ("semtimedop failing with EINTR", semtimedop_eintr),
+                ("msgrcv failing with EINTR", msgrcv_eintr),
+            ]
+        });
+        for (what, seen) in documented {
+            assert!(
+                seen,
+                "{policy}: never saw {what} in five calls under stealing"
+            );
+        }
+    }
 }
