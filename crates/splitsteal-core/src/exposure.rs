@@ -5,7 +5,8 @@
 //!   victim reads that word with one plain load after every push and at every pop, and
 //!   exposes one task when a request is there.
 //! - **Signal** (`lcws-signal`, `lcws-cons`, `lcws-half`; the LCWS-in-practice paper, §4): the
-//!   thief marks the victim `signalled` and sends it a real-time signal with `pthread_kill`;
+//!   thief marks the victim `signalled` and sends it a signal ([`default_signal`]: `SIGURG`)
+//!   with `pthread_kill`;
 //!   the handler, running on the victim between any two of its instructions, exposes
 //!   through the deque's [`SignalExposer`](crate::deque::SignalExposer) and clears the mark.
 //!   While the mark is set no other thief signals that victim ([`SignalMark`]).
@@ -13,8 +14,9 @@
 //! # One signal in flight per victim
 //!
 //! Real-time signals queue: every `pthread_kill` is one more run of the handler, however
-//! many are pending. So the mark is claimed with an atomic swap, and only the thief whose
-//! swap set it sends. With a load-then-store test instead (the first version), every thief
+//! many are pending (a standard signal such as `SIGURG` does not queue, but a thread's
+//! pending copy is still one more run). So the mark is claimed with an atomic swap, and
+//! only the thief whose swap set it sends. With a load-then-store test instead (the first version), every thief
 //! that read the mark clear between the handler's clearing and the first thief's store
 //! sent a signal of its own; each of those handlers cleared the mark again and let another
 //! round through. On 2 cores the window is rarely hit, but on a 16-core machine 15 thieves
@@ -25,39 +27,74 @@
 //! # When a signal is not answered
 //!
 //! A signal can fail to arrive: the victim's thread blocks it (a task called
-//! `pthread_sigmask`), a task consumed it (`sigwait` on a full set), the user installed their
-//! own handler for the same number after the pool was built (theirs then receives ours), or
-//! `pthread_kill` failed (`EAGAIN` once `RLIMIT_SIGPENDING` is exhausted). So that none of
-//! these stops exposure for good:
+//! `pthread_sigmask`), a task consumed it (`sigwait` on a full set), the program changed the
+//! number's disposition after the pool was built (installed its own handler, reset it to the
+//! default, ignores it), or `pthread_kill` failed (`EAGAIN` once `RLIMIT_SIGPENDING` is
+//! exhausted). So that none of these stops exposure for good, or ends the process:
 //!
-//! - every worker unblocks its pool's signal when it starts ([`unblock`]; a pool built on a
-//!   thread that blocked every signal, as the block-then-`sigwait` pattern does, has workers
-//!   that inherit that mask);
+//! - every worker unblocks its pool's signal when it starts, after the user's start handler
+//!   ([`unblock`]; a pool built on a thread that blocked every signal, as the
+//!   block-then-`sigwait` pattern does, has workers that inherit that mask, and a start
+//!   handler that blocks every signal so that only `main` gets `SIGINT` is common);
+//! - a thief checks the disposition before every send ([`handler_is_ours`]): when it is not
+//!   the pool's handler any more, it sends nothing and posts a poll request instead, and the
+//!   pool says so once on stderr. A foreign handler then gets only the pool's signals
+//!   already on their way when it was installed, at most one per worker, and a disposition
+//!   reset to the default only those too: with `SIGURG`, whose default action is to ignore
+//!   it, they are dropped; with a real-time number of the user's choice, whose default
+//!   action ends the process, one that lands in that window still does;
 //! - a send that fails is answered like a signal that never came (below), at once with a
 //!   poll request;
 //! - a thief that finds a victim's mark older than a bounded time (`worker::OVERDUE`,
 //!   doubling at each consecutive overdue look, reset by the handler) posts a poll request
 //!   for that attempt (the victim answers it at its next push, under every policy) and
-//!   re-arms: it sends a new signal, unless [`handler_is_ours`] says a foreign handler owns
-//!   the number, which is then reported once per pool on stderr and gets no signal of ours
-//!   until it is gone. The doubling keeps a victim that blocks the signal for a long time
-//!   from piling up queued real-time signals (at most one per doubling), and the thieves from
-//!   waking up for it more often.
+//!   re-arms: it sends a new signal, if the disposition is still the pool's. The doubling
+//!   keeps a victim that blocks the signal for a long time from piling up queued real-time
+//!   signals (at most one per doubling), and the thieves from waking up for it more often.
+//!
+//! # Which signal
+//!
+//! `SIGURG` by default ([`default_signal`]), the choice Go's runtime made for the same job
+//! (preempting goroutines) and for the same reasons: its default action is to ignore it, so
+//! a copy that arrives after the program reset the disposition is harmless; programs rarely
+//! use it (it reports TCP urgent data, and only to a process that asked with `F_SETOWN`);
+//! every POSIX system has it, where real-time signals are Linux's; and debuggers pass it
+//! through without stopping (gdb's default for it is `nostop noprint pass`). A real-time
+//! signal (`SIGRTMIN..=SIGRTMAX`) can be chosen with `ThreadPoolBuilder::signal`.
+//!
+//! The workers unblock the number, so a copy sent to the process (not to a thread) may be
+//! delivered to a worker and taken by the pool's handler: a program that waits for the
+//! pool's signal itself (`sigwait`, `signalfd`) must give the pool another number.
 //!
 //! A task that blocks the signal, or runs while a foreign handler owns it, is served as under
 //! `lcws-poll`: at its pushes, not while it spins without joining.
 //!
-//! # System calls interrupted by the signal (`EINTR`)
+//! # System calls interrupted by the signal (`EINTR`, short counts, early returns)
 //!
 //! The handler is installed with `SA_RESTART`, so a task blocked in `read`, `write`,
-//! `wait`, `futex` or similar restarts the call instead of failing. Linux never restarts
-//! some calls after any handler, though (signal(7), "Interruption of system calls"):
-//! `poll`, `ppoll`, `select`, `epoll_wait`, `nanosleep`/`clock_nanosleep`, `sem_timedwait`,
-//! `sigtimedwait`, and socket reads and writes with a timeout set (`SO_RCVTIMEO`). A task
-//! running under a signal policy that calls one of these directly sees `EINTR` when a
-//! thief asks it for work, and must retry as POSIX code generally must (`std::thread::sleep`
-//! and most of `std`'s I/O already retry). The `lcws-poll` policy sends no signals. A test
-//! (`poll_with_a_timeout_sees_eintr_under_signal_policies`) keeps this paragraph true.
+//! `wait`, `futex` or similar restarts the call instead of failing, when nothing was
+//! transferred yet. But a handler still changes what a task's system calls return
+//! (signal(7), "Interruption of system calls"):
+//!
+//! - Linux never restarts some calls after a handler: `poll`, `ppoll`, `select`,
+//!   `epoll_wait`, `nanosleep`/`clock_nanosleep`, `sem_timedwait`, `sigtimedwait`, System V
+//!   IPC (`semop`, `semtimedop`, `msgrcv`, `msgsnd`), and socket reads and writes with a
+//!   timeout set (`SO_RCVTIMEO`, `SO_SNDTIMEO`): they fail with `EINTR`;
+//! - a blocking transfer that has moved some data returns a **short count** instead of
+//!   restarting: a `write` of 256 KiB into a pipe returns fewer bytes, so code that calls
+//!   `write` once rather than looping (`write_all`) loses the rest;
+//! - glibc's `sleep` and `usleep` return **early**: `sleep` with the seconds left and no
+//!   error to retry on (a program that ignores its result sleeps a few milliseconds instead
+//!   of a second), `usleep` with `EINTR`.
+//!
+//! A task running under a signal policy that makes such a call directly sees this when a
+//! thief asks its worker for work, and must retry as POSIX code generally must
+//! (`std::thread::sleep`, `write_all` and most of `std`'s I/O already do). The default,
+//! `asym`, sends no signal. Tests keep this list true
+//! (`poll_with_a_timeout_sees_eintr_under_signal_policies` in `tests/signals.rs`, and
+//! `the_signal_policies_do_to_system_calls_what_their_documentation_says` in
+//! `tests/user_code.rs` for short writes, early sleeps and System V IPC under each signal
+//! policy).
 //!
 //! The handler touches only atomics and a `const`-initialized thread-local: no allocation,
 //! no lock, nothing that is not async-signal-safe.
@@ -118,21 +155,30 @@ impl SignalMark {
     }
 }
 
-/// The default exposure signal: a real-time signal that glibc and the Rust runtime leave
-/// alone (`SIGRTMIN + 5`).
+/// The default exposure signal of the signal policies: `SIGURG`, whose default action is to
+/// ignore it (so a copy that arrives after the program reset its disposition ends nothing),
+/// which programs rarely use and debuggers pass through (see the module doc, "Which
+/// signal").
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// assert_eq!(splitsteal::default_signal(), libc::SIGURG);
+/// ```
 pub fn default_signal() -> c_int {
-    libc::SIGRTMIN() + 5
+    libc::SIGURG
 }
 
 /// Signals whose handler this process installed (handlers are process-wide).
 static INSTALLED: Mutex<Option<HashSet<c_int>>> = Mutex::new(None);
 
-/// Checks that `signo` is a real-time signal and installs the exposure handler for it,
-/// unless another handler owns it.
+/// Checks that `signo` is `SIGURG` or a real-time signal and installs the exposure handler
+/// for it, unless another handler owns it.
 pub(crate) fn install_handler(signo: c_int) -> Result<(), String> {
-    if !(libc::SIGRTMIN()..=libc::SIGRTMAX()).contains(&signo) {
+    if signo != libc::SIGURG && !(libc::SIGRTMIN()..=libc::SIGRTMAX()).contains(&signo) {
         return Err(format!(
-            "exposure signal {signo} is not a real-time signal (valid: {}..={})",
+            "exposure signal {signo} is neither SIGURG ({}) nor a real-time signal ({}..={}): \
+             any other would change what the program's own signals do",
+            libc::SIGURG,
             libc::SIGRTMIN(),
             libc::SIGRTMAX()
         ));

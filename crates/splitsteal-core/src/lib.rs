@@ -69,8 +69,8 @@
 //! kernel offers it; without it (an old kernel, a seccomp filter) each owner fences its
 //! pops instead, and idle workers poll a few times at 1 ms intervals and then sleep until
 //! woken: nothing is lost but speed ([`Stats::fallback_fences`] says so). The signal
-//! policies (`lcws-signal`, `lcws-cons`, `lcws-half`) use a POSIX real-time signal
-//! ([`default_signal`] unless the builder's `signal` picks another). Other systems are not
+//! policies (`lcws-signal`, `lcws-cons`, `lcws-half`) use a signal (`SIGURG`, the
+//! [`default_signal`], unless the builder's `signal` picks a real-time one). Other systems are not
 //! supported yet: the runtime calls the real-time signal functions unconditionally, so it
 //! does not build where libc lacks them (macOS, Windows).
 //!
@@ -95,10 +95,12 @@
 //! - **`lcws-poll` answers a thief only when the victim pushes or pops**: a task that spins
 //!   or blocks without joining keeps the private work beneath it ([`Policy::LcwsPoll`]).
 //! - **Under the signal policies** (`lcws-signal`, `lcws-cons`, `lcws-half`; not the default)
-//!   `nanosleep`, `poll`, `epoll_wait`, `select`, `sem_timedwait` and socket I/O with a
-//!   timeout, called directly by a task, can fail with `EINTR` ([`Policy::LcwsSignal`]),
-//!   and gdb needs `handle SIG39 nostop noprint pass` (39 being the pool's signal number:
-//!   [`default_signal`]) to not stop at every steal request.
+//!   a task's `nanosleep`, `poll`, `epoll_wait`, `select`, `sem_timedwait`, System V IPC and
+//!   socket I/O with a timeout can fail with `EINTR`, a blocking `write` can return a short
+//!   count and glibc's `sleep` can return early ([`Policy::LcwsSignal`]); the pool's signal
+//!   (`SIGURG` by default) stays unblocked in its workers, and a disposition the program
+//!   sets for it after the build makes the pool stop sending it
+//!   ([`ThreadPoolBuilder::signal`]).
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

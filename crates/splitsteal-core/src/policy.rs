@@ -36,18 +36,22 @@ pub enum Policy {
     /// LCWS whose thieves signal the victim; the handler exposes one task (the
     /// LCWS-in-practice paper's "Signal").
     ///
-    /// The handler is installed with `SA_RESTART`, but Linux never restarts some system
-    /// calls after a handler: `poll`, `ppoll`, `select`, `epoll_wait`, `nanosleep`,
-    /// `clock_nanosleep`, `sem_timedwait`, `sigtimedwait`, and socket I/O with a timeout.
-    /// A task that calls one of these directly under any signal policy (`lcws-signal`,
-    /// `lcws-cons`, `lcws-half`) may see `EINTR` when a thief asks it for work, and must
-    /// retry (`std::thread::sleep` and most of `std`'s I/O retry by themselves). Use the
-    /// default, [`Policy::Asym`], which sends no signal, where that is not acceptable.
+    /// The handler is installed with `SA_RESTART`, but a handler still changes what system
+    /// calls return: Linux never restarts `poll`, `ppoll`, `select`, `epoll_wait`,
+    /// `nanosleep`, `clock_nanosleep`, `sem_timedwait`, `sigtimedwait`, System V IPC
+    /// (`semtimedop`, `msgrcv`) or socket I/O with a timeout after it (they fail with
+    /// `EINTR`); a blocking `write` that has moved some data returns a short count (code
+    /// that calls `write` once instead of `write_all` loses the rest); glibc's `sleep` and
+    /// `usleep` return early. A task that makes such a call directly under any signal policy
+    /// (`lcws-signal`, `lcws-cons`, `lcws-half`) sees this when a thief asks it for work,
+    /// and must retry (`std::thread::sleep` and `std`'s I/O helpers retry by themselves).
+    /// Use the default, [`Policy::Asym`], which sends no signal, where that is not
+    /// acceptable.
     ///
-    /// A debugger stops at every such signal unless told not to: in gdb,
-    /// `handle SIG39 nostop noprint pass`, where 39 is the pool's signal number
-    /// ([`default_signal`](crate::default_signal), `SIGRTMIN + 5`, is 39 with glibc;
-    /// [`ThreadPoolBuilder::signal`](crate::ThreadPoolBuilder::signal) sets another).
+    /// The signal is `SIGURG` ([`default_signal`](crate::default_signal)), which gdb passes
+    /// through without stopping; a real-time number chosen with
+    /// [`ThreadPoolBuilder::signal`](crate::ThreadPoolBuilder::signal) needs gdb's
+    /// `handle SIG<n> nostop noprint pass`.
     ///
     /// A task that blocks the signal (`pthread_sigmask`), or runs while someone else's
     /// handler owns its number, is served as under `lcws-poll` until it unblocks it: at its

@@ -461,29 +461,42 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// The real-time signal that carries exposure requests under the signal-based LCWS
-    /// policies (default [`default_signal`](crate::default_signal), `SIGRTMIN + 5`). It
-    /// must be in `SIGRTMIN..=SIGRTMAX` and not handled by anyone else: `build` fails if
-    /// it is. Pools may share a number.
+    /// The signal that carries exposure requests under the signal-based LCWS policies
+    /// (`lcws-signal`, `lcws-cons`, `lcws-half`; the default policy sends none): `SIGURG` by
+    /// default ([`default_signal`](crate::default_signal)), or a real-time signal
+    /// (`SIGRTMIN..=SIGRTMAX`). `build` fails for any other number, and for one another
+    /// handler owns. Pools may share a number.
     ///
-    /// Each worker unblocks this signal in its thread's mask when it starts (a pool built on
-    /// a thread that blocks every signal, as the block-then-`sigwait` pattern does, still
-    /// works). A signal that gets no answer (a task blocks or consumes it, `pthread_kill`
-    /// fails, or someone installs another handler for this number after the build) is
-    /// followed up after a bounded wait with a poll request, which the worker answers at its
-    /// next push, and a new signal; a foreign handler is reported once on stderr and gets
-    /// none of the pool's signals while it stays. Debugging under gdb needs
-    /// `handle SIG<n> nostop noprint pass` for this number.
+    /// What it means for the program:
+    /// - **System calls in tasks**: a task's `poll`, `select`, `epoll_wait`, `nanosleep`,
+    ///   `sem_timedwait`, `sigtimedwait`, System V IPC (`semtimedop`, `msgrcv`) and socket
+    ///   I/O with a timeout may fail with `EINTR` when a thief asks its worker for work; a
+    ///   blocking `write` that has moved some data returns a short count (so call
+    ///   `write_all`, not a single `write`); glibc's `sleep` and `usleep` return early.
+    ///   Code that retries as POSIX code must is unaffected (`std::thread::sleep` and
+    ///   `std`'s I/O helpers do).
+    /// - **Masks**: each worker unblocks this number after the start handler runs, whatever
+    ///   the handler or the building thread blocked (a start handler that blocks every
+    ///   signal, so that only `main` gets `SIGINT`, keeps working).
+    /// - **Dispositions**: before each send a thief checks that the number still runs the
+    ///   pool's handler; if the program installed its own, reset it to the default or
+    ///   ignores it after the build, the pool sends no more (it asks its workers by
+    ///   polling, and says so once on stderr). Only signals already on their way at that
+    ///   moment, at most one per worker, reach the new disposition: ignored under `SIGURG`'s
+    ///   default action; under a real-time signal's default action, the end of the process.
+    /// - **The program's own signals**: a copy of this number sent to the process may reach
+    ///   a worker and be taken by the pool: a program that waits for it (`sigwait`,
+    ///   `signalfd`) must give the pool another number. Other numbers are untouched.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;
     /// use splitsteal::{Policy, ThreadPoolBuilder};
     ///
-    /// // Leave the default number to another library that wants it.
+    /// // The program uses SIGURG itself: give the pool a real-time signal.
     /// let pool = ThreadPoolBuilder::new()
     ///     .num_threads(2)
     ///     .policy(Policy::LcwsSignal)
-    ///     .signal(splitsteal::default_signal() + 2)
+    ///     .signal(libc::SIGRTMIN() + 7)
     ///     .build()
     ///     .unwrap();
     /// assert_eq!(pool.install(|| splitsteal::join(|| 1, || 2)), (1, 2));

@@ -68,11 +68,12 @@
 //! kernel offers it; without it (an old kernel, a seccomp filter) owners fence their pops
 //! instead and idle workers poll a few times at 1 ms intervals and then sleep until woken:
 //! nothing is lost but speed. The signal policies (`lcws-signal`, `lcws-cons`,
-//! `lcws-half`; not the default) use a POSIX real-time signal (`SIGRTMIN + 5` unless the
-//! builder's `signal` picks another): a task blocked in `poll`, `select`, `nanosleep` or
-//! socket I/O with a timeout may see `EINTR` when a thief asks its worker for work, and
-//! must retry. Other systems are not supported yet: the runtime calls the real-time signal
-//! functions unconditionally, so it does not build where libc lacks them (macOS, Windows).
+//! `lcws-half`; not the default) use a signal (`SIGURG` unless the builder's `signal` picks
+//! a real-time one): a task's `poll`, `select`, `nanosleep`, System V IPC or socket I/O with
+//! a timeout may fail with `EINTR` when a thief asks its worker for work, a blocking `write`
+//! may return a short count and glibc's `sleep` may return early, so tasks must retry.
+//! Other systems are not supported yet: the runtime calls the real-time signal functions
+//! unconditionally, so it does not build where libc lacks them (macOS, Windows).
 //!
 //! # Layout
 //!
