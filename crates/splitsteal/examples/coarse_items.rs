@@ -64,8 +64,12 @@ fn main() {
             let i = (k + rep) % pools.len();
             let (policy, pool) = &pools[i];
             let t = Instant::now();
-            let out: Vec<u64> =
-                pool.install(|| (0..ITEMS).into_par_iter().map(|i| item(i, rounds)).collect());
+            let out: Vec<u64> = pool.install(|| {
+                (0..ITEMS)
+                    .into_par_iter()
+                    .map(|i| item(i, rounds))
+                    .collect()
+            });
             let took = t.elapsed();
             assert_eq!(out, expected, "{policy}: FAILED: wrong output");
             this_rep[i] = took.as_secs_f64();
