@@ -6,7 +6,7 @@
 #
 # Why: rows whose two sides run the same instructions come out 10-20% slower than rayon
 # in one build and level or faster in the next, with their code unchanged, as the linker
-# places the hot loops of both libraries (docs/issue31.md, fourteenth stop). One build's
+# places the hot loops of both libraries (the rayon-compatibility log in the CHANGELOG, fourteenth stop). One build's
 # "slower" list is then a fact about that build's layout; a row slower in every layout is
 # a fact about the code. The builds: the plain release build, and three with LLVM's
 # alignment options (blocks and functions; loops to 64 bytes; loops to 32), each in its

@@ -6,7 +6,7 @@
 //!
 //! Why a second measurement: in the suite's binary, rows whose two sides run the same
 //! instructions move from "level" to 10–20% slower and back from one build to the next,
-//! with their code unchanged, as the linker places the hot loops (`docs/issue31.md`,
+//! with their code unchanged, as the linker places the hot loops (the rayon-compatibility log in the CHANGELOG,
 //! fourteenth stop). A program of the size users write shows what the switch does to them.
 //!
 //! Each round runs every program once on splitsteal's default pool and once on rayon's, in

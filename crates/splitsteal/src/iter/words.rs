@@ -6,7 +6,7 @@
 //! char and asks the predicate, and `split` then runs its state machine on each match. Its
 //! loop has six branches per char and is sensitive to where the linker places it: the
 //! same code ran 0.73 to 1.36 times rayon's time (which runs the same std loop) from one
-//! build to the next (`docs/issue31.md`, fourteenth stop). Here printable ASCII takes one
+//! build to the next (the rayon-compatibility log in the CHANGELOG, fourteenth stop). Here printable ASCII takes one
 //! comparison, other ASCII one bit of a set, and only a non-ASCII char is decoded, to ask
 //! `char::is_whitespace` (`split_ascii_whitespace` never decodes: no byte of a non-ASCII
 //! char is ASCII whitespace).
