@@ -99,11 +99,10 @@
 //! The handler touches only atomics and a `const`-initialized thread-local: no allocation,
 //! no lock, nothing that is not async-signal-safe.
 
-use std::collections::HashSet;
-use std::io;
+use std::ffi::c_int;
 use std::sync::Mutex;
 
-use libc::c_int;
+use crate::platform::signals;
 
 use crate::stats::{count_rmw, Side};
 use crate::sync::{AtomicBool, Ordering};
@@ -158,66 +157,26 @@ impl SignalMark {
 /// The default exposure signal of the signal policies: `SIGURG`, whose default action is to
 /// ignore it (so a copy that arrives after the program reset its disposition ends nothing),
 /// which programs rarely use and debuggers pass through (see the module doc, "Which
-/// signal").
+/// signal"). Unix only: elsewhere the signal policies do not exist.
 ///
 /// ```
 /// # use splitsteal_core as splitsteal;
 /// assert_eq!(splitsteal::default_signal(), libc::SIGURG);
 /// ```
+#[cfg(unix)]
 pub fn default_signal() -> c_int {
-    libc::SIGURG
+    signals::default_signal()
 }
 
-/// Signals whose handler this process installed (handlers are process-wide).
-static INSTALLED: Mutex<Option<HashSet<c_int>>> = Mutex::new(None);
-
-/// Checks that `signo` is `SIGURG` or a real-time signal and installs the exposure handler
-/// for it, unless another handler owns it.
+/// Checks that `signo` may carry exposure requests (`SIGURG`, or a real-time signal where
+/// the platform has them) and installs the exposure handler for it, unless another handler
+/// owns it.
 pub(crate) fn install_handler(signo: c_int) -> Result<(), String> {
-    if signo != libc::SIGURG && !(libc::SIGRTMIN()..=libc::SIGRTMAX()).contains(&signo) {
-        return Err(format!(
-            "exposure signal {signo} is neither SIGURG ({}) nor a real-time signal ({}..={}): \
-             any other would change what the program's own signals do",
-            libc::SIGURG,
-            libc::SIGRTMIN(),
-            libc::SIGRTMAX()
-        ));
-    }
-    let mut installed = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
-    let installed = installed.get_or_insert_with(HashSet::new);
-    if installed.contains(&signo) {
-        return Ok(());
-    }
-    // SAFETY: `sigaction` with a zeroed struct and a null new action only reads the
-    // current disposition into `old`.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        if libc::sigaction(signo, std::ptr::null(), &mut old) != 0 {
-            return Err(format!(
-                "cannot read the disposition of signal {signo}: {}",
-                io::Error::last_os_error()
-            ));
-        }
-        if old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN {
-            return Err(format!(
-                "signal {signo} already has a handler installed by someone else; \
-                 choose another with ThreadPoolBuilder::signal"
-            ));
-        }
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_exposure_signal as extern "C" fn(c_int) as usize;
-        // SA_RESTART: blocking system calls in tasks restart instead of failing with EINTR.
-        action.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        if libc::sigaction(signo, &action, std::ptr::null_mut()) != 0 {
-            return Err(format!(
-                "cannot install the exposure handler for signal {signo}: {}",
-                io::Error::last_os_error()
-            ));
-        }
-    }
-    installed.insert(signo);
-    Ok(())
+    signals::check_number(signo)?;
+    // One pool at a time, so that two builds do not both read `SIG_DFL` and install.
+    static INSTALLING: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
+    signals::install_handler(signo, on_exposure_signal)
 }
 
 /// The exposure signal handler.
@@ -239,38 +198,21 @@ extern "C" fn on_exposure_signal(_signo: c_int) {
 ///
 /// # Safety
 /// `thread` must be a live thread (workers stay alive until every worker stopped stealing).
-pub(crate) unsafe fn send(thread: libc::pthread_t, signo: c_int) -> bool {
-    // SAFETY: the caller guarantees the thread is alive; the signal number was validated by
-    // `install_handler`.
-    unsafe { libc::pthread_kill(thread, signo) == 0 }
+pub(crate) unsafe fn send(thread: signals::ThreadId, signo: c_int) -> bool {
+    // SAFETY: as the caller guarantees.
+    unsafe { signals::send(thread, signo) }
 }
 
 /// Unblocks `signo` in the calling thread (a worker starting: it may have inherited a mask
 /// that blocks it).
 pub(crate) fn unblock(signo: c_int) {
-    // SAFETY: `sigset_t` is plain data, initialized by `sigemptyset`; `pthread_sigmask` only
-    // reads the set (no old mask asked for).
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, signo);
-        // Cannot fail with a valid `how` and set.
-        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-    }
+    signals::unblock(signo);
 }
 
 /// Whether `signo`'s current disposition is our exposure handler (`false`: the user
 /// installed another handler, or ignores or resets the signal, after the pool was built).
 pub(crate) fn handler_is_ours(signo: c_int) -> bool {
-    // SAFETY: a null new action only reads the current disposition into `old`.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        if libc::sigaction(signo, std::ptr::null(), &mut old) != 0 {
-            // Unreadable (cannot happen for a valid number): assume ours, keep signalling.
-            return true;
-        }
-        old.sa_sigaction == on_exposure_signal as extern "C" fn(c_int) as usize
-    }
+    signals::handler_is(signo, on_exposure_signal)
 }
 
 #[cfg(all(test, loom))]

@@ -65,14 +65,17 @@
 //!
 //! # Platforms
 //!
-//! Linux. The default policy's thieves and idle workers use Linux's `membarrier` where the
-//! kernel offers it; without it (an old kernel, a seccomp filter) each owner fences its
-//! pops instead, and idle workers poll a few times at 1 ms intervals and then sleep until
-//! woken: nothing is lost but speed ([`Stats::fallback_fences`] says so). The signal
-//! policies (`lcws-signal`, `lcws-cons`, `lcws-half`) use a signal (`SIGURG`, the
-//! [`default_signal`], unless the builder's `signal` picks a real-time one). Other systems are not
-//! supported yet: the runtime calls the real-time signal functions unconditionally, so it
-//! does not build where libc lacks them (macOS, Windows).
+//! Wherever rayon-core builds: Linux, Android, macOS, the BSDs, Windows, 32- and 64-bit,
+//! WebAssembly. The default policy's thieves and idle workers use a process-wide heavy
+//! fence: `membarrier` on Linux and Android, `FlushProcessWriteBuffers` on Windows. Where
+//! there is none (macOS, the BSDs, WebAssembly, or a Linux kernel or seccomp filter that
+//! refuses `membarrier`) each owner fences its pops instead, and idle workers poll a few
+//! times at 1 ms intervals and then sleep until woken: nothing is lost but speed
+//! ([`Stats::fallback_fences`] says so). The signal policies (`lcws-signal`, `lcws-cons`,
+//! `lcws-half`) need POSIX signals: `build` refuses them on Windows and WebAssembly
+//! ([`Policy::is_supported`]); they use `SIGURG` unless the builder's `signal` picks a
+//! real-time one (Linux, Android). Without threads (WebAssembly), the global pool is the
+//! calling thread, as rayon-core's is.
 //!
 //! Modules, outside in: [`pool`] (building pools, the global pool), [`join`](mod@join) and
 //! [`scope`](mod@scope) (the fork-join API), [`fork`] (the scheduler trait the data-parallel
@@ -119,6 +122,7 @@ pub mod latency;
 mod local;
 mod mailbox;
 mod plan;
+mod platform;
 pub mod policy;
 pub mod pool;
 mod registry;
@@ -141,6 +145,7 @@ pub use broadcast::{broadcast, spawn_broadcast, BroadcastContext};
 #[allow(deprecated)]
 pub use configuration::{initialize, Configuration};
 pub use deque::StealAmount;
+#[cfg(unix)]
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
 pub use join::{join, join_context, FnContext};

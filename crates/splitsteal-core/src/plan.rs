@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use libc::c_int;
+use std::ffi::c_int;
 
 use crate::deque::{Exposure, StealAmount};
 use crate::Policy;

@@ -114,6 +114,34 @@ impl Policy {
             Policy::LcwsSignal | Policy::LcwsCons | Policy::LcwsHalf
         )
     }
+
+    /// Whether the policy works on the platform this program was built for: the signal
+    /// policies need POSIX signals (every Unix: Linux, Android, macOS, the BSDs), the others
+    /// work everywhere. [`ThreadPoolBuilder::build`](crate::ThreadPoolBuilder::build)
+    /// refuses a policy that does not, with an error that names the policies that do.
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::Policy;
+    ///
+    /// assert!(Policy::default().is_supported());
+    /// assert_eq!(Policy::LcwsSignal.is_supported(), cfg!(unix));
+    /// ```
+    pub const fn is_supported(self) -> bool {
+        !self.uses_signals() || crate::platform::signals::SUPPORTED
+    }
+
+    /// The policies of [`Policy::ALL`] that work here ([`Policy::is_supported`]).
+    ///
+    /// ```
+    /// # use splitsteal_core as splitsteal;
+    /// use splitsteal::Policy;
+    ///
+    /// assert!(Policy::supported().any(|p| p == Policy::Asym));
+    /// ```
+    pub fn supported() -> impl Iterator<Item = Policy> {
+        Policy::ALL.iter().copied().filter(|p| p.is_supported())
+    }
 }
 
 impl Default for Policy {

@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use libc::c_int;
+use std::ffi::c_int;
 
 use crate::deque::StealAmount;
 use crate::fork::{ForkJoin, DEFAULT_MORSEL_BYTES};
@@ -71,6 +71,9 @@ pub enum BuildError {
     },
     /// The exposure signal could not be set up.
     Signal(String),
+    /// A policy or setting that this platform cannot provide (the message names the
+    /// platform and what works there).
+    Unsupported(String),
     /// A worker thread could not be spawned.
     Spawn(std::io::Error),
     /// `build_global` was called after the global pool existed.
@@ -88,6 +91,7 @@ impl fmt::Display for BuildError {
                 write!(f, "invalid {var}={value:?}: {reason}")
             }
             BuildError::Signal(m) => write!(f, "cannot set up the exposure signal: {m}"),
+            BuildError::Unsupported(m) => write!(f, "not supported on this platform: {m}"),
             BuildError::Spawn(e) => write!(f, "cannot spawn a worker thread: {e}"),
             // These two are rayon-core's words, which its users may compare.
             BuildError::GlobalAlreadyInitialized => {
@@ -597,7 +601,8 @@ impl<S> ThreadPoolBuilder<S> {
     /// (placement is left to the OS, as rayon does). Pinned pools take CPUs round-robin
     /// from a process-wide counter, so two pools (or two 1-thread pools) do not all land
     /// on the first CPU. Pinning can help a benchmark on a quiet machine; on a shared one it
-    /// keeps a worker from moving away from a busy CPU.
+    /// keeps a worker from moving away from a busy CPU. Linux and Android only: elsewhere
+    /// `build` returns [`BuildError::Unsupported`] when this is `true`.
     pub fn pin_threads(mut self, pin: bool) -> Self {
         self.pin_threads = pin;
         self
@@ -947,13 +952,31 @@ impl<S> ThreadPoolBuilder<S> {
                 .unwrap_or(num_threads.saturating_sub(1)),
             gate_delay: self.steal_after,
         };
-        let signal = self.signal.unwrap_or_else(exposure::default_signal);
+        let signal = self
+            .signal
+            .unwrap_or_else(crate::platform::signals::default_signal);
         let policy = match self.policy {
             Some(policy) => policy,
             None => env_policy()?.unwrap_or_default(),
         };
         let plan = Plan::resolve(policy, self.hybrid_base, mail, signal, self.steal)
             .map_err(BuildError::InvalidConfig)?;
+        if plan.signal().is_some() && !crate::platform::signals::SUPPORTED {
+            let works: Vec<&str> = Policy::supported().map(Policy::name).collect();
+            return Err(BuildError::Unsupported(format!(
+                "policy `{policy}` sends POSIX signals, which {} does not have; the \
+                 policies that work here: {}",
+                crate::platform::name(),
+                works.join(", ")
+            )));
+        }
+        if self.pin_threads && !crate::platform::affinity::SUPPORTED {
+            return Err(BuildError::Unsupported(format!(
+                "pin_threads(true): this crate pins threads on Linux and Android only, not \
+                 on {}",
+                crate::platform::name()
+            )));
+        }
         if let Some(signal) = plan.signal() {
             exposure::install_handler(signal).map_err(BuildError::Signal)?;
         }
@@ -1165,10 +1188,28 @@ static GLOBAL: OnceLock<Result<Arc<Registry>, String>> = OnceLock::new();
 
 /// The global pool, built on first use from the environment. An invalid environment is
 /// reported here, at the API boundary, with the variable's name and the valid values.
+///
+/// Where threads cannot be spawned at all (WebAssembly without threads: `std` answers
+/// `Unsupported`), the global pool is one worker, the thread that first uses it, as rayon's
+/// is there: `join`, scopes and parallel iterators then run their work on that thread, one
+/// task after the other. (A job [`spawn`](crate::spawn)ed onto it runs only when that thread
+/// next waits inside the pool.) An explicitly built pool still returns the spawn error.
 pub(crate) fn global_registry() -> &'static Arc<Registry> {
     let global = GLOBAL.get_or_init(|| {
-        ThreadPoolBuilder::new()
-            .build_registry()
+        let built = match ThreadPoolBuilder::new().build_registry() {
+            Err(BuildError::Spawn(e))
+                if e.kind() == io::ErrorKind::Unsupported
+                    && WorkerThread::current().is_null()
+                    && crate::worker::borrowed_worker().is_none() =>
+            {
+                ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .use_current_thread()
+                    .build_registry()
+            }
+            built => built,
+        };
+        built
             .map(|(registry, handles)| {
                 drop(handles);
                 registry

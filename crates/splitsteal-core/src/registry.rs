@@ -104,7 +104,7 @@ impl WorkerInfo {
     /// Sends the exposure signal `signo` to this worker's thread; through the gate if the
     /// thread is borrowed (it may have left the pool, and exited, meanwhile: then nothing is
     /// sent). Returns `false` if `pthread_kill` failed.
-    pub(crate) fn send_signal(&self, signo: libc::c_int) -> bool {
+    pub(crate) fn send_signal(&self, signo: std::ffi::c_int) -> bool {
         if !self.gated {
             // SAFETY: a spawned worker's thread lives until every worker stopped stealing
             // (`Registry::worker_stopping`), and the caller is such a worker.
@@ -139,9 +139,9 @@ impl WorkerInfo {
         self.signalled.close();
     }
 
-    pub(crate) fn pthread(&self) -> libc::pthread_t {
+    pub(crate) fn pthread(&self) -> crate::platform::signals::ThreadId {
         // Acquire: published before the pool was handed out (see `Registry::worker_started`).
-        self.pthread.load(Ordering::Acquire) as libc::pthread_t
+        self.pthread.load(Ordering::Acquire)
     }
 
     /// Steals the oldest task of this worker's deque (under `asym` with as many more as
@@ -289,10 +289,9 @@ impl Registry {
     /// Called by worker `index` on its own thread before it looks for work.
     pub(crate) fn worker_started(&self, worker: &WorkerThread) {
         let info = &self.workers[worker.index];
-        // SAFETY: `pthread_self` has no preconditions.
-        let me = unsafe { libc::pthread_self() };
+        let me = crate::platform::signals::current_thread();
         // Release: pairs with `pthread()` and `stats()` (Acquire).
-        info.pthread.store(me as usize, Ordering::Release);
+        info.pthread.store(me, Ordering::Release);
         info.counters.store(
             std::ptr::from_ref(&worker.counters).cast_mut(),
             Ordering::Release,
@@ -313,7 +312,7 @@ impl Registry {
 
     /// A thief found that `signo` has a handler that is not ours: says so on stderr, once
     /// per pool.
-    pub(crate) fn report_foreign_handler(&self, signo: libc::c_int) {
+    pub(crate) fn report_foreign_handler(&self, signo: std::ffi::c_int) {
         // Relaxed: only makes the message appear once.
         if !self.foreign_handler_reported.swap(true, Ordering::Relaxed) {
             eprintln!(

@@ -24,9 +24,10 @@
 //! with the same two halves):
 //!
 //! - the owner's side ([`light_fence`]) is a compiler fence, free at run time;
-//! - the sleeper's side ([`heavy_fence`]) is Linux's `membarrier(PRIVATE_EXPEDITED)`, which
-//!   makes every running thread of the process execute a full memory barrier before it
-//!   returns (a thread that is not running passes one when it is switched out).
+//! - the sleeper's side ([`heavy_fence`]) is Linux's `membarrier(PRIVATE_EXPEDITED)` (or
+//!   Windows' `FlushProcessWriteBuffers`: `crate::platform::heavy_fence`), which makes
+//!   every running thread of the process execute a full memory barrier before it returns
+//!   (a thread that is not running passes one when it is switched out).
 //!
 //! For the owner's store `S` and load `L` (program order, kept by the compiler fence), the
 //! barrier the sleeper forces lands either after `L` (so `S` is globally visible before the
@@ -35,7 +36,8 @@
 //! Either way one side sees the other. This is the asymmetric Dekker idiom of userspace RCU
 //! and of `membarrier(2)`'s own documentation.
 //!
-//! Where `membarrier` is unavailable (kernels before 4.14, or a seccomp filter), the push
+//! Where the heavy fence is unavailable (macOS, the BSDs, WebAssembly; on Linux kernels
+//! before 4.14, or a seccomp filter), the push
 //! side is unchanged and sleepers make up for it ([`heavy_fence`] returns `false`): their
 //! first few looks are timed naps of 1 ms, then they park untimed; `crate::sleep` argues why
 //! no wake-up is lost and why an idle pool then costs nothing.
@@ -156,7 +158,7 @@ pub(crate) fn light_fence() {
 ///
 /// Barriers are shared: one `membarrier` runs at a time in the process, and a caller that
 /// arrives while one runs waits for the next one, which starts after its arrival and
-/// serves every caller that arrived before it started (`membarrier::shared`). Thieves and
+/// serves every caller that arrived before it started (`barriers::shared`). Thieves and
 /// sleepers that need a barrier at the same moment then interrupt the other CPUs once,
 /// not once each.
 pub(crate) fn heavy_fence() -> bool {
@@ -171,7 +173,7 @@ pub(crate) fn heavy_fence() -> bool {
         // standing request) before our look at the barrier sequence, and the fallback
         // needs it.
         std::sync::atomic::fence(Ordering::SeqCst);
-        membarrier::shared()
+        barriers::shared()
     }
 }
 
@@ -183,44 +185,15 @@ pub(crate) fn heavy_fence_available() -> bool {
     }
     #[cfg(not(any(all(test, loom), miri)))]
     {
-        membarrier::register()
+        barriers::register()
     }
 }
 
 #[cfg(not(any(all(test, loom), miri)))]
-mod membarrier {
+mod barriers {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::OnceLock;
 
-    // From <linux/membarrier.h>.
-    const CMD_PRIVATE_EXPEDITED: libc::c_int = 1 << 3;
-    const CMD_REGISTER_PRIVATE_EXPEDITED: libc::c_int = 1 << 4;
-
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-
-    fn call(cmd: libc::c_int) -> bool {
-        if !cfg!(target_os = "linux") {
-            return false;
-        }
-        #[cfg(target_os = "linux")]
-        {
-            // SAFETY: membarrier takes two integers and touches no memory of ours.
-            unsafe { libc::syscall(libc::SYS_membarrier, cmd, 0, 0) == 0 }
-        }
-        #[cfg(not(target_os = "linux"))]
-        false
-    }
-
-    /// Registers the process, once, and tries one barrier: a filter may allow the one and
-    /// refuse the other.
-    pub(super) fn register() -> bool {
-        *AVAILABLE
-            .get_or_init(|| call(CMD_REGISTER_PRIVATE_EXPEDITED) && call(CMD_PRIVATE_EXPEDITED))
-    }
-
-    pub(super) fn expedited() -> bool {
-        register() && call(CMD_PRIVATE_EXPEDITED)
-    }
+    pub(super) use crate::platform::heavy_fence::register;
 
     /// The process's barriers (see [`Barriers::shared`]).
     static BARRIERS: Barriers = Barriers::new();
@@ -228,7 +201,7 @@ mod membarrier {
     /// A `membarrier` that started after this call began, run by this thread or shared
     /// with another's; whether the system ran it.
     pub(super) fn shared() -> bool {
-        BARRIERS.shared(expedited)
+        BARRIERS.shared(crate::platform::heavy_fence::run)
     }
 
     /// Barriers run one at a time and shared by the callers that wait for them.

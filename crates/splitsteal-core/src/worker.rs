@@ -707,7 +707,7 @@ impl WorkerThread {
     /// real-time signal's default action ends the process) and keeps another handler from
     /// receiving the pool's signals, but for a signal already on its way when the
     /// disposition changed (at most one per worker).
-    fn send_signal_if_ours(&self, info: &WorkerInfo, signal: libc::c_int) {
+    fn send_signal_if_ours(&self, info: &WorkerInfo, signal: std::ffi::c_int) {
         if crate::exposure::handler_is_ours(signal) {
             self.send_signal(info, signal);
         } else {
@@ -719,7 +719,7 @@ impl WorkerThread {
     /// Sends `signal` to `info`'s worker. A send that fails (`EAGAIN`: the real-time signal
     /// queue is full) is handled as a signal that never arrives: a poll request now, and the
     /// overdue follow-up later (`signalled` stays set, so thieves do not retry at once).
-    fn send_signal(&self, info: &WorkerInfo, signal: libc::c_int) {
+    fn send_signal(&self, info: &WorkerInfo, signal: std::ffi::c_int) {
         self.counters.signals.bump();
         // Not to ourselves (the victim is another worker); a borrowed victim's thread is
         // reached through its gate.
@@ -733,7 +733,7 @@ impl WorkerThread {
     /// and re-arms: it sends a new signal, unless a foreign handler owns the number.
     #[cold]
     #[inline(never)]
-    fn follow_up(&self, info: &WorkerInfo, signal: libc::c_int) {
+    fn follow_up(&self, info: &WorkerInfo, signal: std::ffi::c_int) {
         let now = clock_ns();
         // Relaxed: a timestamp; the CAS below elects one thief per overdue look.
         let sent_at = info.signal_sent_at.load(Ordering::Relaxed);
@@ -1000,28 +1000,6 @@ fn overdue_in(info: &WorkerInfo) -> Option<Duration> {
     (age < after).then(|| Duration::from_nanos(after - age))
 }
 
-/// Pins the calling thread to the `index`-th CPU (round-robin) of the set it may run on.
-/// Best effort: a failure leaves the thread unpinned.
-fn pin_to_allowed_cpu(index: usize) {
-    // SAFETY: `cpu_set_t` is plain data; the calls only read and write the sets we pass.
-    unsafe {
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        let size = std::mem::size_of::<libc::cpu_set_t>();
-        if libc::sched_getaffinity(0, size, &mut allowed) != 0 {
-            return;
-        }
-        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &allowed))
-            .collect();
-        if cpus.is_empty() {
-            return;
-        }
-        let mut one: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpus[index % cpus.len()], &mut one);
-        libc::sched_setaffinity(0, size, &one);
-    }
-}
-
 /// The body of a worker thread.
 pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque) {
     // A panic escaping the scheduler itself (not a task: tasks' panics are caught) would
@@ -1038,7 +1016,7 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         // Process-wide, so that pools spread over the CPUs instead of all starting at the
         // first one. Relaxed: only spreads placement.
         static NEXT_CPU: AtomicUsize = AtomicUsize::new(0);
-        pin_to_allowed_cpu(NEXT_CPU.fetch_add(1, Ordering::Relaxed));
+        crate::platform::affinity::pin_to_allowed_cpu(NEXT_CPU.fetch_add(1, Ordering::Relaxed));
     }
     // `ThreadBuilder::run` refuses a thread that is already a worker; the null set at the
     // end restores what was here.

@@ -64,16 +64,24 @@
 //!
 //! # Platforms
 //!
-//! Linux. The default policy's thieves and idle workers use Linux's `membarrier` where the
-//! kernel offers it; without it (an old kernel, a seccomp filter) owners fence their pops
-//! instead and idle workers poll a few times at 1 ms intervals and then sleep until woken:
-//! nothing is lost but speed. The signal policies (`lcws-signal`, `lcws-cons`,
-//! `lcws-half`; not the default) use a signal (`SIGURG` unless the builder's `signal` picks
-//! a real-time one): a task's `poll`, `select`, `nanosleep`, System V IPC or socket I/O with
-//! a timeout may fail with `EINTR` when a thief asks its worker for work, a blocking `write`
-//! may return a short count and glibc's `sleep` may return early, so tasks must retry.
-//! Other systems are not supported yet: the runtime calls the real-time signal functions
-//! unconditionally, so it does not build where libc lacks them (macOS, Windows).
+//! Wherever rayon builds: Linux, Android, macOS, the BSDs, Windows, 32- and 64-bit, and
+//! WebAssembly (the README's "Platforms" table says what CI builds and tests on each).
+//! The default policy, `asym`, works on all of them: its thieves' heavy fence is Linux's
+//! `membarrier` or Windows' `FlushProcessWriteBuffers`; where there is none (macOS, the
+//! BSDs, WebAssembly, or a Linux whose kernel or seccomp filter refuses `membarrier`)
+//! owners fence their pops instead and idle workers poll a few times at 1 ms intervals and
+//! then sleep until woken: nothing is lost but speed. Without threads (WebAssembly), the
+//! global pool is the calling thread and an explicitly built pool returns the spawn error,
+//! as under rayon. `pin_threads(true)` works on Linux and Android; elsewhere `build`
+//! refuses it.
+//!
+//! The signal policies (`lcws-signal`, `lcws-cons`, `lcws-half`; not the default) need
+//! POSIX signals, so `build` refuses them on Windows and WebAssembly
+//! ([`Policy::is_supported`]). They use `SIGURG` unless the builder's `signal` picks a
+//! real-time one (Linux, Android): a task's `poll`, `select`, `nanosleep`, System V IPC or
+//! socket I/O with a timeout may fail with `EINTR` when a thief asks its worker for work,
+//! a blocking `write` may return a short count and glibc's `sleep` may return early, so
+//! tasks must retry.
 //!
 //! # Layout
 //!
@@ -104,14 +112,17 @@ pub mod string {
 pub use iter::{collections, option, range, range_inclusive, result, slice, vec};
 
 pub use par::current::{par_for, par_for_grain};
+/// The signal policies' default exposure signal (Unix only).
+#[cfg(unix)]
+pub use splitsteal_core::default_signal;
 pub use splitsteal_core::{
-    broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index,
-    default_signal, deque, fork, in_place_scope, in_place_scope_fifo, join, join_context, latency,
-    max_num_threads, policy, pool, scope, scope_fifo, serve_thieves, serve_thieves_needed, spawn,
-    spawn_broadcast, spawn_fifo, stats, yield_local, yield_now, BroadcastContext, BuildError,
-    Current, FnContext, ForkJoin, Mailing, ParsePolicyError, Policy, Scope, ScopeFifo, Serial,
-    StartLatencies, Stats, SyncCounts, TaskStart, ThreadBuilder, ThreadPool, ThreadPoolBuildError,
-    ThreadPoolBuilder, Yield,
+    broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index, deque,
+    fork, in_place_scope, in_place_scope_fifo, join, join_context, latency, max_num_threads,
+    policy, pool, scope, scope_fifo, serve_thieves, serve_thieves_needed, spawn, spawn_broadcast,
+    spawn_fifo, stats, yield_local, yield_now, BroadcastContext, BuildError, Current, FnContext,
+    ForkJoin, Mailing, ParsePolicyError, Policy, Scope, ScopeFifo, Serial, StartLatencies, Stats,
+    SyncCounts, TaskStart, ThreadBuilder, ThreadPool, ThreadPoolBuildError, ThreadPoolBuilder,
+    Yield,
 };
 #[allow(deprecated)]
 pub use splitsteal_core::{initialize, Configuration};

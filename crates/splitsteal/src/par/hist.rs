@@ -84,7 +84,7 @@ where
             });
             return tabulate(ctx, buckets, |j| locals.iter().map(|h| h[j]).sum());
         }
-    } else if n >= buckets / 4 && buckets <= 1 << 32 {
+    } else if n >= buckets / 4 && buckets as u64 <= 1 << 32 {
         return by_ranges(ctx, v, buckets, &checked);
     }
     if p <= 1 {
