@@ -3,7 +3,8 @@
 //! `reps`; `+ctx` runs the `ForkJoin` version, which passes the worker down; `+loop` makes
 //! fib(n) joins of two trivial closures from a loop, a caller that does not recurse; `+tree`
 //! sums a perfect binary tree of 2^n - 1 boxed nodes with a join per node, chili's
-//! benchmark).
+//! benchmark; `+fenced` is fib(n) with the owner's pops fenced, as where the system offers
+//! no heavy fence: macOS, the BSDs, WebAssembly).
 //! E.g. `valgrind --tool=callgrind target/release/examples/join_overhead lcws-poll 25`.
 
 use std::time::Instant;
@@ -75,7 +76,8 @@ fn fib_seq(n: u64) -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: join_overhead <serial|POLICY[+ctx|+loop]> <n> [threads] [reps]";
+    let usage =
+        "usage: join_overhead <serial|POLICY[+ctx|+loop|+tree|+fenced]> <n> [threads] [reps]";
     let mode = args.get(1).expect(usage);
     let n: u64 = args.get(2).and_then(|s| s.parse().ok()).expect(usage);
     let threads: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
@@ -97,6 +99,7 @@ fn main() {
         let pool = ThreadPoolBuilder::new()
             .num_threads(threads)
             .policy(policy)
+            .assume_no_membarrier(shape == "fenced")
             .build()
             .unwrap();
         pool.install(|| fib(std::hint::black_box(10)));
