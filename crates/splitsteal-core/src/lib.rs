@@ -60,8 +60,9 @@
 //! [`scope_fifo`], [`in_place_scope`], [`spawn`], [`spawn_fifo`], [`broadcast`],
 //! [`yield_now`], the `current_*` queries, [`ThreadPool`] and [`ThreadPoolBuilder`] have
 //! rayon-core's names, signatures and semantics. Pools take their thread count from
-//! `SPLITSTEAL_NUM_THREADS`, else `RAYON_NUM_THREADS`, unless the builder sets it; a bad
-//! value is an error from `build` naming the variable (rayon ignores it).
+//! `SPLITSTEAL_NUM_THREADS`, else `RAYON_NUM_THREADS` (read as rayon reads it: a value it
+//! cannot use is ignored), unless the builder sets it; a bad `SPLITSTEAL_*` value is an
+//! error from `build` naming the variable.
 //!
 //! # Platforms
 //!

@@ -32,8 +32,9 @@ pub const ENV_NUM_THREADS: &str = "SPLITSTEAL_NUM_THREADS";
 /// The environment variable that sets a pool's policy when [`ThreadPoolBuilder::policy`]
 /// is not called.
 pub const ENV_POLICY: &str = "SPLITSTEAL_POLICY";
-/// rayon's thread-count variable, read when [`ENV_NUM_THREADS`] is unset, so that a rayon
-/// program keeps its configuration.
+/// rayon's thread-count variable, read when [`ENV_NUM_THREADS`] is unset, as rayon reads
+/// it (a value it cannot use is ignored, a count above [`MAX_THREADS`] lowered to it), so
+/// that a rayon program keeps its configuration.
 pub const ENV_RAYON_NUM_THREADS: &str = "RAYON_NUM_THREADS";
 
 /// The most worker threads a pool may have (see [`max_num_threads`]).
@@ -156,9 +157,12 @@ impl std::error::Error for BuildError {
 /// from `SPLITSTEAL_NUM_THREADS` (else `RAYON_NUM_THREADS`) unless
 /// [`num_threads`](Self::num_threads) set a non-zero count, and the policy from
 /// `SPLITSTEAL_POLICY` unless [`policy`](Self::policy) set one. Unset or empty variables
-/// (and `0` threads) mean the default; an invalid value makes [`build`](Self::build) fail
-/// with [`BuildError::InvalidEnv`], which names the variable and the valid values (rayon
-/// ignores an invalid `RAYON_NUM_THREADS`).
+/// (and `0` threads) mean the default; an invalid `SPLITSTEAL_*` value makes
+/// [`build`](Self::build) and [`build_global`](Self::build_global) fail with
+/// [`BuildError::InvalidEnv`], which names the variable and the valid values, and the global
+/// pool, when it is built on first use, panics with that message there. rayon's variables
+/// are read as rayon reads them: a `RAYON_NUM_THREADS` it cannot use (`-1`, `abc`) is
+/// ignored, and the deprecated `RAYON_RS_NUM_CPUS` is read when `RAYON_NUM_THREADS` is not.
 ///
 /// ```
 /// # use splitsteal_core as splitsteal;
@@ -386,8 +390,8 @@ impl ThreadPoolBuilder {
     }
 
     /// [`new`](Self::new), after checking the environment it reads
-    /// (`SPLITSTEAL_NUM_THREADS`, `RAYON_NUM_THREADS`, `SPLITSTEAL_POLICY`): an invalid value
-    /// is reported now, as the [`BuildError`] that [`build`](Self::build) would return.
+    /// (`SPLITSTEAL_NUM_THREADS`, `SPLITSTEAL_POLICY`; rayon's variables are never an error):
+    /// an invalid value is reported now, as the [`BuildError`] that [`build`](Self::build) would return.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;
@@ -1144,13 +1148,18 @@ fn env_value(var: &'static str) -> Option<String> {
     }
 }
 
-/// The thread count the environment asks for: `SPLITSTEAL_NUM_THREADS`, else
-/// `RAYON_NUM_THREADS` (rayon's), else `None`; `Some(0)` means one per CPU.
+/// The thread count the environment asks for; `Some(0)` means one per CPU.
+///
+/// `SPLITSTEAL_NUM_THREADS` first, strictly: a value that is not a count from 0 to
+/// [`MAX_THREADS`] is an error naming the variable. Else rayon's variables, read as rayon
+/// reads them, so that a program that runs under rayon runs the same here:
+/// `RAYON_NUM_THREADS` if it parses as a `usize` (no spaces), then the deprecated
+/// `RAYON_RS_NUM_CPUS` if it parses as a count above 0; a value rayon cannot use (`-1`,
+/// `abc`) is ignored as rayon ignores it, and a count above [`MAX_THREADS`] is lowered to it
+/// as rayon lowers counts above its own maximum.
 fn env_num_threads() -> Result<Option<usize>, BuildError> {
-    for var in [ENV_NUM_THREADS, ENV_RAYON_NUM_THREADS] {
-        let Some(value) = env_value(var) else {
-            continue;
-        };
+    if let Some(value) = env_value(ENV_NUM_THREADS) {
+        let var = ENV_NUM_THREADS;
         let n = value
             .trim()
             .parse::<usize>()
@@ -1168,7 +1177,16 @@ fn env_num_threads() -> Result<Option<usize>, BuildError> {
         }
         return Ok(Some(n));
     }
-    Ok(None)
+    let rayon_count = |var: &str| {
+        std::env::var(var)
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map(|n| n.min(MAX_THREADS))
+    };
+    Ok(match rayon_count(ENV_RAYON_NUM_THREADS) {
+        Some(n) => Some(n),
+        None => rayon_count("RAYON_RS_NUM_CPUS").filter(|&n| n > 0),
+    })
 }
 
 /// The policy `SPLITSTEAL_POLICY` asks for, if set.

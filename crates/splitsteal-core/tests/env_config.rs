@@ -138,13 +138,12 @@ fn a_bad_environment_fails_build_with_the_variable_named() {
             "from 0 (automatic)",
         ),
         (
+            Some("99999"),
             None,
-            Some("two"),
             None,
-            "RAYON_NUM_THREADS",
-            "from 0 (automatic)",
+            "SPLITSTEAL_NUM_THREADS",
+            "at most",
         ),
-        (None, Some("99999"), None, "RAYON_NUM_THREADS", "at most"),
         (None, None, Some("fifo"), "SPLITSTEAL_POLICY", "lcws-signal"),
     ] {
         let err = with_env3(threads, rayon, policy, build).unwrap_err();
@@ -158,4 +157,57 @@ fn a_bad_environment_fails_build_with_the_variable_named() {
         let early = with_env3(threads, rayon, policy, ThreadPoolBuilder::from_env).unwrap_err();
         assert_eq!(early.to_string(), msg);
     }
+}
+
+/// rayon's variables are read as rayon reads them: `RAYON_NUM_THREADS` when it parses as a
+/// count (0: one per CPU), else the deprecated `RAYON_RS_NUM_CPUS` when it parses as a count
+/// above 0, else one thread per CPU; a value rayon cannot use is ignored, never an error,
+/// so that a program that runs under rayon runs here. `SPLITSTEAL_NUM_THREADS` wins.
+#[test]
+fn rayon_variables_are_read_as_rayon_reads_them() {
+    let per_cpu = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = |rayon: Option<&str>, old: Option<&str>| {
+        with_env3(None, rayon, None, || {
+            // SAFETY: under `ENV_LOCK`, as in `with_env3`.
+            unsafe {
+                match old {
+                    Some(v) => std::env::set_var("RAYON_RS_NUM_CPUS", v),
+                    None => std::env::remove_var("RAYON_RS_NUM_CPUS"),
+                }
+            }
+            let built = ThreadPoolBuilder::new()
+                .build()
+                .map(|p| p.current_num_threads());
+            let early = ThreadPoolBuilder::from_env().map(|_| ());
+            // SAFETY: as above.
+            unsafe { std::env::remove_var("RAYON_RS_NUM_CPUS") };
+            assert!(early.is_ok(), "{rayon:?} {old:?}: {:?}", early.err());
+            built.unwrap_or_else(|e| panic!("{rayon:?} {old:?}: {e}"))
+        })
+    };
+    assert_eq!(threads(Some("3"), None), 3);
+    assert_eq!(threads(Some("0"), Some("2")), per_cpu);
+    for unusable in ["-1", "abc", " 3", "", "3.0"] {
+        assert_eq!(
+            threads(Some(unusable), None),
+            per_cpu,
+            "RAYON_NUM_THREADS={unusable:?}"
+        );
+        assert_eq!(
+            threads(Some(unusable), Some("2")),
+            2,
+            "then RAYON_RS_NUM_CPUS"
+        );
+    }
+    assert_eq!(threads(None, Some("2")), 2);
+    assert_eq!(threads(None, Some("0")), per_cpu);
+    assert_eq!(threads(None, Some("x")), per_cpu);
+    // Ours, when set, wins over rayon's.
+    let ours = with_env3(Some("1"), Some("3"), None, || {
+        ThreadPoolBuilder::new()
+            .build()
+            .unwrap()
+            .current_num_threads()
+    });
+    assert_eq!(ours, 1);
 }

@@ -972,7 +972,9 @@ fn every_signal_reset_to_sig_dfl_after_the_build_kills_nothing() {
             // The documented sentence: the pool says so once on stderr, as soon as a thief
             // that wants to signal finds the disposition changed (with two workers under a
             // signal policy, one does; with one, no thief ever asks).
-            let reports = stderr.matches("no longer runs splitsteal's handler").count();
+            let reports = stderr
+                .matches("no longer runs splitsteal's handler")
+                .count();
             let expected = usize::from(case.policy.is_some() && case.threads > 1);
             assert_eq!(
                 reports, expected,

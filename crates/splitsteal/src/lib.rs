@@ -56,8 +56,9 @@
 //! rayon-core's API ([`join()`], [`scope()`], [`spawn`], [`broadcast`], [`ThreadPool`],
 //! [`ThreadPoolBuilder`], ...) and rayon's parallel iterators ([`prelude`], [`iter`],
 //! [`slice`](mod@slice), ...) have rayon's names, signatures and semantics. Pools take their thread
-//! count from `SPLITSTEAL_NUM_THREADS`, else `RAYON_NUM_THREADS`, unless the builder sets
-//! it; a bad value is an error from `build` naming the variable (rayon ignores it).
+//! count from `SPLITSTEAL_NUM_THREADS`, else `RAYON_NUM_THREADS` (read as rayon reads it:
+//! a value it cannot use is ignored), unless the builder sets it; a bad `SPLITSTEAL_*` value
+//! is an error from `build` naming the variable.
 //! splitsteal adds the builder's `policy`, `signal`, `deque_capacity` and `pin_threads`,
 //! [`ThreadPool::stats`], and data-parallel primitives in [`par`] (`par::current::sort`,
 //! `scan`, `filter`, `histogram`, ...).
