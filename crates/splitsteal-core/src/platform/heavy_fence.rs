@@ -12,6 +12,10 @@
 //!   undocumented side effect this crate does not rely on). [`register`] returns `false`,
 //!   and the callers fall back: an `asym` owner fences its own pops and idle workers nap
 //!   before they sleep (the costs are in `docs/policies.md`).
+//!
+//! Under loom and Miri, which cannot run a system call, `crate::wakeup` models both halves
+//! as `SeqCst` fences and calls nothing here.
+#![cfg_attr(any(all(test, loom), miri), allow(dead_code))]
 
 /// Registers the process for [`run`], once, and tries one barrier (a filter may allow the
 /// one and refuse the other); whether [`run`] works here.

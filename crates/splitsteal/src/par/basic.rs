@@ -1,7 +1,6 @@
 //! Loops, `tabulate`, `map` and reductions.
 
 use std::iter::Sum;
-use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use super::split::{advise_huge_pages, run, Align, Grain};
@@ -145,8 +144,8 @@ where
 /// Fills a vector of `n` elements in parallel: element `i` is `f(i)`. Each leaf writes
 /// whole morsels of the (uninitialized) output.
 ///
-/// If `f` panics, the panic propagates after the other leaves finish; the elements already
-/// built are leaked, not dropped.
+/// If `f` panics, the panic propagates after the other leaves finish, and every element
+/// already built is dropped.
 ///
 /// ```
 /// use splitsteal::{par, Serial};
@@ -160,11 +159,23 @@ where
     T: Send,
     F: Fn(usize) -> T + Sync,
 {
-    build_vec(ctx, n, &|start, out: &mut [MaybeUninit<T>]| {
-        for (j, slot) in out.iter_mut().enumerate() {
-            slot.write(f(start + j));
-        }
-    })
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    advise_huge_pages(&mut out);
+    let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
+    let base = Base(out.as_mut_ptr());
+    let filled = run(
+        ctx,
+        0..n,
+        0,
+        Grain::Auto,
+        align,
+        &|_, slots: Range<usize>| base.fill(slots.clone(), slots.map(&f)),
+        &Filled::merge,
+    );
+    // SAFETY: `run` returned normally, so the leaves' pieces, merged in order, are the
+    // whole of `0..n`, initialized.
+    unsafe { out.set_len(filled.hand_over(n)) };
+    out
 }
 
 /// `v.iter().map(f).collect()`, in parallel (rayon: `v.par_iter().map(f).collect()`).
@@ -186,49 +197,109 @@ where
     let mut out: Vec<U> = Vec::with_capacity(n);
     advise_huge_pages(&mut out);
     let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
-    run(
+    let base = Base(out.as_mut_ptr());
+    let filled = run(
         ctx,
-        (v, &mut out.spare_capacity_mut()[..n]),
+        (v, 0..n),
         0,
         Grain::Auto,
         align,
-        &|_, (src, dst): (&[T], &mut [MaybeUninit<U>])| {
-            for (x, slot) in src.iter().zip(dst) {
-                slot.write(f(x));
-            }
-        },
-        &|(), ()| (),
+        &|_, (src, slots): (&[T], Range<usize>)| base.fill(slots, src.iter().map(&f)),
+        &Filled::merge,
     );
-    // SAFETY: `run` returned normally, so every leaf ran to completion and the leaves
-    // cover `0..n`: all `n` slots are initialized.
-    unsafe { out.set_len(n) };
+    // SAFETY: as in `tabulate`.
+    unsafe { out.set_len(filled.hand_over(n)) };
     out
 }
 
-/// Builds a `Vec<T>` of `n` elements whose leaves `leaf(start, slots)` each initialize
-/// every slot of a morsel-aligned piece of the spare capacity.
-pub(crate) fn build_vec<C, T, L>(ctx: &mut C, n: usize, leaf: &L) -> Vec<T>
-where
-    C: ForkJoin,
-    T: Send,
-    L: Fn(usize, &mut [MaybeUninit<T>]) + Sync,
-{
-    let mut out: Vec<T> = Vec::with_capacity(n);
-    advise_huge_pages(&mut out);
-    let align = Align::of(out.as_ptr(), ctx.morsel_bytes());
-    run(
-        ctx,
-        &mut out.spare_capacity_mut()[..n],
-        0,
-        Grain::Auto,
-        align,
-        leaf,
-        &|(), ()| (),
-    );
-    // SAFETY: every caller's leaf initializes all the slots it is given, `run` returned
-    // normally (no leaf panicked), and the leaves cover `0..n`.
-    unsafe { out.set_len(n) };
-    out
+/// The start of a `Vec`'s buffer, shared by the leaves that fill it: each writes only its
+/// own slots, through this pointer (never through a `&mut` to the buffer, so that a piece
+/// merged from neighbours may drop its elements through a pointer that covers them all:
+/// Stacked Borrows would not allow it from one leaf's sub-slice).
+struct Base<T>(*mut T);
+
+impl<T> Clone for Base<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Base<T> {}
+
+// SAFETY: the leaves write disjoint slots through it, and the elements are `Send`.
+unsafe impl<T: Send> Send for Base<T> {}
+// SAFETY: as above: shared only to write disjoint slots.
+unsafe impl<T: Send> Sync for Base<T> {}
+
+impl<T> Base<T> {
+    /// Writes `values` into `slots` (indices into the buffer, within its capacity, not
+    /// initialized yet, written by no one else), in order, until either runs out; the
+    /// written front.
+    fn fill(self, slots: Range<usize>, values: impl Iterator<Item = T>) -> Filled<T> {
+        let mut filled = Filled {
+            // SAFETY: `slots.start` is within the buffer's capacity (or its end).
+            first: unsafe { self.0.add(slots.start) },
+            len: 0,
+        };
+        for value in values.take(slots.len()) {
+            // SAFETY: `len < slots.len()`, so the slot is one of ours, in bounds; it is not
+            // initialized yet, so nothing is overwritten without a drop.
+            unsafe { filled.first.add(filled.len).write(value) };
+            // Counted once written: a panic in the next `values.next()` drops this one.
+            filled.len += 1;
+        }
+        filled
+    }
+}
+
+/// The initialized front of a piece of an output buffer, owned: dropping it drops those
+/// elements. A leaf returns one for its piece (the slots it wrote before a panic, if `f`
+/// panicked there); `run` merges neighbours' in order; so when any leaf panics, the pieces
+/// of those that finished are dropped on the way out, and nothing built is leaked.
+struct Filled<T> {
+    first: *mut T,
+    len: usize,
+}
+
+// SAFETY: a `Filled<T>` owns `len` elements of type `T` (it is a piece of a `Vec<T>`), so
+// sending it sends them.
+unsafe impl<T: Send> Send for Filled<T> {}
+
+impl<T> Filled<T> {
+    /// Two neighbouring pieces, `left` just before `right`, as one.
+    fn merge(left: Filled<T>, right: Filled<T>) -> Filled<T> {
+        let left = std::mem::ManuallyDrop::new(left);
+        let right = std::mem::ManuallyDrop::new(right);
+        // `run` combines the results of neighbouring parts, left first, and every leaf
+        // fills its whole part when it returns: `right` starts where `left` ends.
+        assert_eq!(
+            left.first.wrapping_add(left.len),
+            right.first,
+            "pieces merged out of order"
+        );
+        Filled {
+            first: left.first,
+            len: left.len + right.len,
+        }
+    }
+
+    /// Gives up ownership of the elements (to the `Vec` whose length the caller sets);
+    /// checks that they are the `n` expected.
+    fn hand_over(self, n: usize) -> usize {
+        assert_eq!(self.len, n, "a leaf left slots unwritten");
+        std::mem::forget(self);
+        n
+    }
+}
+
+impl<T> Drop for Filled<T> {
+    fn drop(&mut self) {
+        // SAFETY: the `len` slots from `first` were written by `fill` and are owned by
+        // this piece alone (merged pieces are not dropped: `ManuallyDrop`; handed-over
+        // ones are forgotten).
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(self.first, self.len))
+        };
+    }
 }
 
 /// Reduces `v` with an associative operator (rayon: `v.par_iter().cloned().reduce(identity,
@@ -461,40 +532,78 @@ mod tests {
         }
     }
 
+    /// A panic in `f` propagates, and every element built (by the leaves that finished and
+    /// by the panicking one before its panic) is dropped exactly once; no unbuilt slot is
+    /// dropped. `Built` owns heap memory, so Miri's leak check (and ASan's) would report an
+    /// element left undropped; its drop reads the element, so a drop of an unbuilt slot is
+    /// a read of uninitialized memory (Miri reports it).
     #[test]
-    fn panics_propagate_and_leak_only() {
+    fn panics_propagate_and_drop_what_was_built() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let n = if cfg!(miri) { 100 } else { 10_000 };
-        /// Owns no heap memory (so that Miri's leak check does not report the leak
-        /// `tabulate` documents), but has drop glue that reads the element: a drop of an
-        /// unbuilt slot reads uninitialized memory (Miri reports it), a double drop fails.
         #[derive(Debug)]
-        struct Built<'a>(usize, &'a [AtomicBool]);
+        struct Built<'a>(Box<usize>, &'a [AtomicBool]);
         impl Drop for Built<'_> {
             fn drop(&mut self) {
                 assert!(
-                    !self.1[self.0].swap(true, Ordering::Relaxed),
+                    !self.1[*self.0].swap(true, Ordering::Relaxed),
                     "dropped twice"
                 );
             }
         }
-        for _ in 0..2 {
-            let dropped: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(false)).collect();
-            let r = std::panic::catch_unwind(|| {
-                tabulate(&mut Threads::new(), n, |i| {
-                    if i == n / 2 {
-                        panic!("boom {i}");
+        let panic_at = n / 2;
+        type Build = fn(&mut Threads, usize, &(dyn Fn(usize) -> usize + Sync)) -> usize;
+        let by_tabulate: Build = |ctx, n, f| tabulate(ctx, n, f).len();
+        let by_map: Build = |ctx, n, f| {
+            let v: Vec<usize> = (0..n).collect();
+            map(ctx, &v, |&i| f(i)).len()
+        };
+        for (name, build) in [("tabulate", by_tabulate), ("map", by_map)] {
+            for _ in 0..2 {
+                let built: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(false)).collect();
+                let dropped: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(false)).collect();
+                let r = std::panic::catch_unwind(|| match name {
+                    "tabulate" => tabulate(&mut Threads::new(), n, |i| {
+                        if i == panic_at {
+                            panic!("boom {i}");
+                        }
+                        built[i].store(true, Ordering::Relaxed);
+                        Built(Box::new(i), &dropped)
+                    })
+                    .len(),
+                    _ => {
+                        let v: Vec<usize> = (0..n).collect();
+                        map(&mut Threads::new(), &v, |&i| {
+                            if i == panic_at {
+                                panic!("boom {i}");
+                            }
+                            built[i].store(true, Ordering::Relaxed);
+                            Built(Box::new(i), &dropped)
+                        })
+                        .len()
                     }
-                    Built(i, &dropped)
-                })
-            });
-            let err = r.unwrap_err();
-            assert_eq!(
-                err.downcast_ref::<String>().unwrap(),
-                &format!("boom {}", n / 2)
-            );
+                });
+                let err = r.unwrap_err();
+                assert_eq!(
+                    err.downcast_ref::<String>().unwrap(),
+                    &format!("boom {panic_at}")
+                );
+                let (built_count, mismatched) = (0..n).fold((0, Vec::new()), |(c, mut m), i| {
+                    let b = built[i].load(Ordering::Relaxed);
+                    if b != dropped[i].load(Ordering::Relaxed) {
+                        m.push(i);
+                    }
+                    (c + usize::from(b), m)
+                });
+                assert!(
+                    mismatched.is_empty(),
+                    "{name}: built but not dropped, or dropped unbuilt: {:?} (of {built_count} built)",
+                    &mismatched[..mismatched.len().min(8)]
+                );
+                assert!(built_count > 0, "{name}: nothing built before the panic");
+            }
+            // The context is still usable afterwards.
+            assert_eq!(build(&mut Threads::new(), 10, &|i| i), 10);
         }
-        // The context is still usable afterwards.
-        assert_eq!(tabulate(&mut Threads::new(), 10, |i| i).len(), 10);
     }
 }
