@@ -211,7 +211,12 @@ impl<T: Task> Abp<T> {
         // Within the owner's epoch (it made the last reset), `top <= bot` between operations.
         let live = Age::distance(top, self.bot);
         debug_assert!((0..=self.capacity() as i64).contains(&i64::from(live)));
-        self.limit = self.bot - live as usize + self.capacity();
+        // Saturating: with a 32-bit `usize`, `bot` would wrap to 0 after 2³² pushes in one
+        // epoch (tasks pushed and stolen while an older one stays), and `pop` reads `bot ==
+        // 0` as empty. At the top of the range the deque reports itself full instead (the
+        // caller runs the task inline), until it empties and the indices reset. A 64-bit
+        // `bot` never gets there.
+        self.limit = (self.bot - live as usize).saturating_add(self.capacity());
         self.bot != self.limit
     }
 }
@@ -483,7 +488,9 @@ mod tests {
     }
 
     /// `top` wraps past 2³² within one epoch (no reset): the claim carries into the tag, the
-    /// distances stay right, and a thief holding the pre-wrap `age` fails its CAS.
+    /// distances stay right, and a thief holding the pre-wrap `age` fails its CAS. (With a
+    /// 32-bit `usize`, `bot` cannot pass 2³² - 1: see the next test.)
+    #[cfg(target_pointer_width = "64")]
     #[test]
     fn top_wraps_around_without_a_reset() {
         let mut d: Abp<NonZeroUsize> = Abp::with_capacity(4);
@@ -524,6 +531,39 @@ mod tests {
         assert_eq!(s.steal(), Steal::Empty);
     }
 
+    /// At the top of `usize`'s range within one epoch (reachable with a 32-bit `usize`:
+    /// 2³² pushes while an older task stays), `push` reports the deque full instead of
+    /// wrapping `bot` to 0, which `pop` would read as empty; pops and steals still see every
+    /// task, and once empty the indices reset and pushes work again.
+    #[test]
+    fn bot_at_the_top_of_the_range_reports_full_instead_of_wrapping() {
+        let mut d: Abp<NonZeroUsize> = Abp::with_capacity(4);
+        let s = d.stealer();
+        let start = usize::MAX - 2;
+        let before = Age {
+            tag: 3,
+            top: start as u32,
+        };
+        d.inner.age.store(before.pack(), Ordering::Relaxed);
+        d.inner.bot.store(start, Ordering::Relaxed);
+        (d.bot, d.limit) = (start, start);
+        d.push(t(1)).unwrap();
+        d.push(t(2)).unwrap();
+        assert_eq!(d.bot, usize::MAX);
+        assert_eq!(d.push(t(3)), Err(Full(t(3))), "bot would wrap");
+        assert_eq!(s.steal(), Steal::Success(t(1)));
+        assert_eq!(d.push(t(3)), Err(Full(t(3))), "still at the top");
+        assert_eq!(d.pop(), Some(t(2)));
+        assert_eq!(d.pop(), None);
+        // Emptied: the indices reset, and the deque holds `capacity` tasks again.
+        for i in 1..=4 {
+            d.push(t(i)).unwrap();
+        }
+        assert_eq!(
+            (1..=4).rev().map(|_| d.pop()).collect::<Vec<_>>(),
+            [4, 3, 2, 1].map(|i| Some(t(i)))
+        );
+    }
     #[test]
     fn synchronization_per_path() {
         let mut d: Abp<NonZeroUsize> = Abp::with_capacity(8);
