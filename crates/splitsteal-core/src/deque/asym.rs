@@ -123,7 +123,8 @@ use crate::stats::{count_cas, count_fallback_fence, count_heavy_fence, count_rmw
 use crate::sync::{Arc, AtomicU8, Ordering};
 use crate::wakeup::{heavy_fence, heavy_fence_available, light_fence};
 
-/// The most tasks one steal takes (the claim field's width, less [`LOCKED`]).
+/// The most tasks one steal takes (the claim field's width, less the value that marks a
+/// locked claim).
 pub const MAX_STEAL: usize = 254;
 
 /// How many tasks one steal takes from an asymmetric deque (oldest first).
