@@ -460,6 +460,23 @@ impl Semaphore {
         assert_eq!(value, 0, "a new semaphore's value");
         sem
     }
+
+    /// `semtimedop` decrementing the semaphore (at 0, so it waits) with a [`TIMEOUT`]
+    /// timeout: its result and `errno`.
+    fn down_with_timeout(&self) -> (c_int, i32) {
+        let mut op = libc::sembuf {
+            sem_num: 0,
+            sem_op: -1,
+            sem_flg: 0,
+        };
+        let timeout = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: TIMEOUT.as_nanos() as libc::c_long,
+        };
+        // SAFETY: one live operation on our semaphore set, a valid timeout.
+        let r = unsafe { semtimedop(self.0, &mut op, 1, &timeout) };
+        (r, errno())
+    }
 }
 
 impl Drop for Semaphore {
@@ -478,19 +495,9 @@ fn semtimedop_times_out_with_eagain() {
         let sem = Semaphore::new();
         let pool = pool();
         under_stealing(&pool, &|| {
-            let mut op = libc::sembuf {
-                sem_num: 0,
-                sem_op: -1,
-                sem_flg: 0,
-            };
-            let timeout = libc::timespec {
-                tv_sec: 0,
-                tv_nsec: TIMEOUT.as_nanos() as libc::c_long,
-            };
             let t = Instant::now();
-            // SAFETY: one live operation on our semaphore set, a valid timeout.
-            let r = unsafe { semtimedop(sem.0, &mut op, 1, &timeout) };
-            (r, errno(), t.elapsed())
+            let (r, e) = sem.down_with_timeout();
+            (r, e, t.elapsed())
         })
     });
     let (r, e, waited) = o.result;
@@ -1151,20 +1158,7 @@ fn the_signal_policies_do_to_system_calls_what_their_documentation_says() {
             });
             let semtimedop_eintr = tries(&|pool: &ThreadPool| {
                 let sem = Semaphore::new();
-                let o = under_stealing(pool, &|| {
-                    let mut op = libc::sembuf {
-                        sem_num: 0,
-                        sem_op: -1,
-                        sem_flg: 0,
-                    };
-                    let timeout = libc::timespec {
-                        tv_sec: 0,
-                        tv_nsec: TIMEOUT.as_nanos() as libc::c_long,
-                    };
-                    // SAFETY: one live operation on our semaphore set, a valid timeout.
-                    let r = unsafe { semtimedop(sem.0, &mut op, 1, &timeout) };
-                    (r, errno())
-                });
+                let o = under_stealing(pool, &|| sem.down_with_timeout());
                 o.result == (-1, libc::EINTR)
             });
             let msgrcv_eintr = tries(&|pool: &ThreadPool| {

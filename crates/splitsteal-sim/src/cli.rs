@@ -923,27 +923,14 @@ fn run_kernel(a: KernelArgs) -> Result<(), Box<dyn std::error::Error>> {
     let secs = t.elapsed().as_secs_f64();
     meta.info.timing.push(format!("simulated in {secs:.1} s"));
     let files = crate::kernel_report::write(&a.out, &e, &cells, &meta)?;
-    if a.json {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            run: &'a RunMeta,
-            cells: &'a [crate::kernel_report::KernelCell],
-        }
-        say!(
-            "{}",
-            serde_json::to_string(&Out {
-                run: &meta,
-                cells: &cells
-            })?
-        );
-    } else {
-        say!("{}", crate::kernel_report::table(&e, &cells));
-        say!("simulated in {secs:.1} s");
-        for f in files {
-            say!("wrote {}", f.display());
-        }
-    }
-    Ok(())
+    say_cells(
+        a.json,
+        &meta,
+        &cells,
+        || crate::kernel_report::table(&e, &cells),
+        secs,
+        &files,
+    )
 }
 
 /// A shape of `sim steal-cost` on the command line.
@@ -1292,21 +1279,35 @@ fn run_steal_cost(a: StealCostArgs) -> Result<(), Box<dyn std::error::Error>> {
     let secs = t.elapsed().as_secs_f64();
     meta.info.timing.push(format!("simulated in {secs:.1} s"));
     let files = crate::steal_cost_report::write(&a.out, &e, &cells, &meta)?;
-    if a.json {
+    say_cells(
+        a.json,
+        &meta,
+        &cells,
+        || crate::steal_cost_report::table(&e, &cells),
+        secs,
+        &files,
+    )
+}
+
+/// The end of a grid command (`kernel`, `steal-cost`): its run and cells as one JSON
+/// object, or its table, the time and the files written.
+fn say_cells<C: Serialize>(
+    json: bool,
+    meta: &RunMeta,
+    cells: &[C],
+    table: impl FnOnce() -> String,
+    secs: f64,
+    files: &[std::path::PathBuf],
+) -> Result<(), Box<dyn std::error::Error>> {
+    if json {
         #[derive(Serialize)]
-        struct Out<'a> {
+        struct Out<'a, C> {
             run: &'a RunMeta,
-            cells: &'a [crate::steal_cost_report::StealCell],
+            cells: &'a [C],
         }
-        say!(
-            "{}",
-            serde_json::to_string(&Out {
-                run: &meta,
-                cells: &cells
-            })?
-        );
+        say!("{}", serde_json::to_string(&Out { run: meta, cells })?);
     } else {
-        say!("{}", crate::steal_cost_report::table(&e, &cells));
+        say!("{}", table());
         say!("simulated in {secs:.1} s");
         for f in files {
             say!("wrote {}", f.display());
