@@ -32,3 +32,23 @@ fn pools_built_on_a_restricted_thread_inherit_its_cpu() {
         "the caller is not restricted"
     );
 }
+
+#[test]
+fn one_thread_is_confined_to_the_first_cpu_and_its_threads_inherit_it() {
+    // On a thread of its own: the test harness's threads keep their CPUs.
+    std::thread::spawn(|| {
+        let all = allowed_cpus().unwrap();
+        assert_eq!(confine_for_threads(1, &all).unwrap(), &all[..1]);
+        assert_eq!(allowed_cpus().unwrap(), all[..1]);
+        let inherited = std::thread::spawn(allowed_cpus).join().unwrap().unwrap();
+        assert_eq!(
+            inherited,
+            all[..1],
+            "a pool's workers would not share the CPU"
+        );
+        assert_eq!(confine_for_threads(2, &all).unwrap(), &all[..]);
+        assert_eq!(allowed_cpus().unwrap(), all);
+    })
+    .join()
+    .unwrap();
+}

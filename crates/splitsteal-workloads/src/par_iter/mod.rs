@@ -178,7 +178,8 @@ fn clip(s: &str, from: usize) -> String {
 
 /// Equality with the reference; shows both `Debug` texts from a little before their
 /// first difference.
-fn same<O: PartialEq + Debug>(got: &O, want: &O) -> Result<(), String> {
+#[doc(hidden)] // public for the module tests (tests/modules)
+pub fn same<O: PartialEq + Debug>(got: &O, want: &O) -> Result<(), String> {
     if got == want {
         return Ok(());
     }
@@ -194,7 +195,8 @@ fn same<O: PartialEq + Debug>(got: &O, want: &O) -> Result<(), String> {
 
 /// Element-wise equality with the reference; names the first difference.
 #[allow(clippy::ptr_arg)] // a `compare` of `Vec` outputs: `fn(&O, &O)` with `O = Vec<T>`
-fn same_vec<T: PartialEq + Debug>(got: &Vec<T>, want: &Vec<T>) -> Result<(), String> {
+#[doc(hidden)] // public for the module tests (tests/modules)
+pub fn same_vec<T: PartialEq + Debug>(got: &Vec<T>, want: &Vec<T>) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!(
             "{} elements, the serial reference has {}",
@@ -648,27 +650,4 @@ pub fn programs() -> Vec<WorkloadSpec> {
     v.extend(port());
     v.extend(surface_specs::programs());
     v
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_wrong_output_is_reported() {
-        assert!(same_vec(&vec![1, 2, 3], &vec![1, 2, 3]).is_ok());
-        let e = same_vec(&vec![1, 5, 3], &vec![1, 2, 3]).unwrap_err();
-        assert!(e.contains("element 1 is 5"), "{e}");
-        assert!(same_vec(&vec![1], &vec![1, 2])
-            .unwrap_err()
-            .contains("1 elements"));
-        assert!(same(&7u64, &8u64).unwrap_err().contains("got 7"));
-        // A long output is shown from a little before its first difference.
-        let long: Vec<u64> = (0..1000).collect();
-        let mut off = long.clone();
-        off[500] = 7;
-        let e = same(&off, &long).unwrap_err();
-        assert!(e.starts_with("got …") && e.contains("499, 7, 501"), "{e}");
-        assert!(e.contains("gives …") && e.contains("499, 500, 501"), "{e}");
-    }
 }

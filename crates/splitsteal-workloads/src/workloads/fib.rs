@@ -82,16 +82,3 @@ pub fn spec() -> WorkloadSpec {
         build: |s, _seed| Box::new(Fib::new(n_for(s))) as Box<dyn DynWorkload>,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use splitsteal::Serial;
-
-    #[test]
-    fn reference_matches() {
-        assert_eq!(fib_reference(20), 6765);
-        assert_eq!(fib(&mut Serial, 20), 6765);
-        assert_eq!(fib_joins(3), 2);
-    }
-}

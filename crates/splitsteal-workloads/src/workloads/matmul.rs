@@ -252,9 +252,11 @@ pub struct MatMul {
     b: Vec<f64>,
     // Row-major copies, for the tests' comparison with the full product.
     #[cfg_attr(not(test), allow(dead_code))]
-    a_rm: Vec<i64>,
+    #[doc(hidden)] // read by the module tests (tests/modules)
+    pub a_rm: Vec<i64>,
     #[cfg_attr(not(test), allow(dead_code))]
-    b_rm: Vec<i64>,
+    #[doc(hidden)] // read by the module tests (tests/modules)
+    pub b_rm: Vec<i64>,
     xs: Vec<Vec<i64>>,
     /// `A·(B·x)` for each `x` of `xs`.
     abx: Vec<Vec<i64>>,
@@ -307,7 +309,8 @@ impl MatMul {
 
     /// The output converted to row-major integers (an error if an entry is not an exact
     /// integer).
-    fn output_rm(&self, out: &[f64]) -> Result<Vec<i64>, String> {
+    #[doc(hidden)] // public for the module tests (tests/modules)
+    pub fn output_rm(&self, out: &[f64]) -> Result<Vec<i64>, String> {
         let n = self.n;
         if out.len() != n * n {
             return Err(format!(
@@ -395,50 +398,5 @@ pub fn spec_strassen() -> WorkloadSpec {
         build: |s, seed| {
             Box::new(MatMul::new(Algo::Strassen, n_strassen(s), seed ^ 1)) as Box<dyn DynWorkload>
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn morton_is_a_permutation() {
-        let n = 128;
-        let bs = 32;
-        let mut seen = vec![false; n * n];
-        for i in 0..n {
-            for j in 0..n {
-                let k = morton_index(n, bs, i, j);
-                assert!(!seen[k]);
-                seen[k] = true;
-            }
-        }
-    }
-
-    #[test]
-    fn both_algorithms_match_the_full_product() {
-        for algo in [Algo::Classical, Algo::Strassen] {
-            for n in [32, 128] {
-                let w = MatMul::new(algo, n, 3);
-                let out = w.run(&mut Serial, w.input());
-                w.check(&out).unwrap();
-                assert_eq!(
-                    w.output_rm(&out).unwrap(),
-                    matmul_reference(n, &w.a_rm, &w.b_rm)
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn freivalds_catches_a_wrong_entry() {
-        let w = MatMul::new(Algo::Classical, 64, 5);
-        let mut out = w.run(&mut Serial, w.input());
-        w.check(&out).unwrap();
-        out[1234] += 1.0;
-        assert!(w.check(&out).is_err());
-        out[1234] -= 0.5;
-        assert!(w.check(&out).unwrap_err().contains("exact integer"));
     }
 }

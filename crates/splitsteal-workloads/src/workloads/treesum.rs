@@ -18,9 +18,12 @@ use super::{splitmix64, DynWorkload, Group, Size, Workload, WorkloadSpec};
 /// A tree node, as in chili's example.
 #[derive(Debug)]
 pub struct Node {
-    val: u64,
-    left: Option<Box<Node>>,
-    right: Option<Box<Node>>,
+    #[doc(hidden)] // read by the module tests (tests/modules)
+    pub val: u64,
+    #[doc(hidden)] // read by the module tests (tests/modules)
+    pub left: Option<Box<Node>>,
+    #[doc(hidden)] // read by the module tests (tests/modules)
+    pub right: Option<Box<Node>>,
 }
 
 impl Node {
@@ -139,27 +142,5 @@ pub fn spec() -> WorkloadSpec {
             format!("{l} layers ({} nodes)", (1u64 << l) - 1)
         },
         build: |s, _seed| Box::new(TreeSum::new(layers_for(s))) as Box<dyn DynWorkload>,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use splitsteal::Serial;
-
-    #[test]
-    fn tree_shape_and_sum() {
-        let t = Node::tree(5);
-        let want: u64 = (1..32u64).map(|id| splitmix64(id) >> 40).sum();
-        assert_eq!(sum_reference(&t), want);
-        assert_eq!(sum(&mut Serial, &t), want);
-        let mut n = &t;
-        let mut depth = 1;
-        while let Some(l) = n.left.as_deref() {
-            n = l;
-            depth += 1;
-        }
-        assert_eq!(depth, 5);
-        assert_eq!(t.right.as_ref().unwrap().val, splitmix64(3) >> 40);
     }
 }

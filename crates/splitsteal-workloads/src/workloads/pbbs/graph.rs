@@ -240,7 +240,8 @@ fn graph_for(s: Size) -> (u32, usize) {
 }
 
 /// The source: the highest-degree vertex (so the search reaches the giant component).
-fn source(g: &Graph) -> u32 {
+#[doc(hidden)] // public for the module tests (tests/modules)
+pub fn source(g: &Graph) -> u32 {
     (0..g.n() as u32)
         .max_by_key(|&v| (g.neighbors(v).len(), std::cmp::Reverse(v)))
         .unwrap_or(0)
@@ -369,35 +370,5 @@ pub fn spec_mis() -> WorkloadSpec {
             let expected = mis_reference(&g, seed);
             Box::new(Mis { g, seed, expected }) as Box<dyn DynWorkload>
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use splitsteal::Serial;
-
-    #[test]
-    fn csr_is_symmetric_and_simple() {
-        let g = Graph::from_edges(4, &[(0, 1), (1, 0), (2, 2), (1, 2), (3, 1)]);
-        assert_eq!(g.neighbors(0), [1]);
-        assert_eq!(g.neighbors(1), [0, 2, 3]);
-        assert_eq!(g.neighbors(2), [1]);
-        assert_eq!(g.m(), 6);
-    }
-
-    #[test]
-    fn bfs_and_mis_match_references() {
-        let g = rmat(10, 6000, 3);
-        let src = source(&g);
-        let (_, d) = bfs(&mut Serial, &g, src);
-        assert_eq!(d, bfs_depths_reference(&g, src));
-        let m = mis(&mut Serial, &g, 9);
-        assert_eq!(m, mis_reference(&g, 9));
-        // Independent and maximal.
-        for v in 0..g.n() as u32 {
-            let nb_in = g.neighbors(v).iter().any(|&u| m[u as usize]);
-            assert!(m[v as usize] != nb_in, "vertex {v}");
-        }
     }
 }
