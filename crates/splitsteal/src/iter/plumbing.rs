@@ -87,7 +87,7 @@
 //!
 //! The leaf mark is what catches most nested bridges: the deque alone misses every inner
 //! bridge started in the last piece a worker folds (its deque is empty by then), a quarter
-//! of `nested-sum`'s rows at 2 threads (`tests/iter_gaps.rs` counts the tasks).
+//! of `nested-sum`'s rows at 2 threads (`tests/iter/rayon_additions.rs` counts the tasks).
 //!
 //! `with_min_len` / `with_max_len` bound the pieces of an indexed producer: a piece
 //! shorter than twice the minimum is never split; the budget starts at least at

@@ -1,8 +1,6 @@
-//! helper A's sources against their sequential std counterparts, everywhere: `Option` and
+//! The sources against their sequential std counterparts, everywhere: `Option` and
 //! `Result`, the std collections, slice chunks / windows / sorts, strings, `par_bridge`,
 //! and `repeat` / `once` / `empty`.
-
-mod iter_common;
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -10,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use iter_common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
+use crate::common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
 use splitsteal::prelude::*;
 
 /// The panic message of `f`, which must panic.

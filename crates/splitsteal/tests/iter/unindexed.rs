@@ -4,13 +4,11 @@
 //! sequential `Iterator`, everywhere, including early exit: the searches and the `try_*`
 //! consumers must stop the pieces that cannot matter, not just return the right answer.
 
-mod iter_common;
-
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use iter_common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
+use crate::common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
 use splitsteal::prelude::*;
 
 /// The values of `data(n, modulo)` paired with their positions, so that a search result

@@ -1,9 +1,7 @@
 //! The core of the parallel iterators (sources, `map`, `sum`, `reduce`, `collect` into a
 //! `Vec`) against the sequential `Iterator`, everywhere.
 
-mod iter_common;
-
-use iter_common::{data, everywhere, LENGTHS};
+use crate::common::{data, everywhere, LENGTHS};
 use splitsteal::prelude::*;
 
 #[test]

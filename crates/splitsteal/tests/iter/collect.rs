@@ -1,4 +1,4 @@
-//! Collecting and extending (helper D): every std collection, `String`s, `Option` /
+//! Collecting and extending: every std collection, `String`s, `Option` /
 //! `Result` collects, `unzip`, `partition`, `partition_map`, against the sequential
 //! `collect` / `extend` / `unzip` / `partition`, at the awkward lengths, everywhere.
 //!
@@ -10,8 +10,6 @@
 //! an unindexed one ([`unindexed`], which splits with `split_off_left`), so both consumer
 //! paths are covered.
 
-mod iter_common;
-
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::ffi::{OsStr, OsString};
@@ -20,7 +18,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use iter_common::{data, everywhere, unindexed, LENGTHS, SMALL_LENGTHS};
+use crate::common::{data, everywhere, unindexed, LENGTHS, SMALL_LENGTHS};
 use splitsteal::iter::plumbing::UnindexedConsumer;
 use splitsteal::iter::Either;
 use splitsteal::prelude::*;

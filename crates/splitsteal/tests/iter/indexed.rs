@@ -7,14 +7,12 @@
 //! length is known), `collect_into_vec` (the indexed consumer through `drive`), and on top
 //! of a truly unindexed source (the consumer wrappers, and `split_off_left`).
 
-mod iter_common;
-
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use iter_common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
+use crate::common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
 use splitsteal::iter::plumbing::{bridge_unindexed, Folder, UnindexedConsumer, UnindexedProducer};
 use splitsteal::prelude::*;
 

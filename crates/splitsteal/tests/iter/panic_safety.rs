@@ -7,18 +7,16 @@
 //! Each test counts its own live [`Tracked`] values (tests run side by side in this
 //! binary), and a value dropped twice is counted (and panics, outside an unwind).
 
-mod iter_common;
-
 use std::collections::{BTreeMap, LinkedList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
-use iter_common::{everywhere, unindexed, SMALL_LENGTHS};
+use crate::common::{everywhere, unindexed, SMALL_LENGTHS};
 use splitsteal::prelude::*;
 
 /// The payload of the panics these tests cause on purpose (their messages are not printed).
-const PLANNED: &str = "planned panic (iter_drop)";
+const PLANNED: &str = "planned panic (panic_safety)";
 
 /// Panics with [`PLANNED`] as the payload.
 fn planned() -> ! {

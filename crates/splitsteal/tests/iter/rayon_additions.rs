@@ -2,21 +2,19 @@
 //! and the late adaptors. Each is compared with what std's sequential code gives, at
 //! several lengths (empty, one, small, more than one split), on every test pool.
 
-mod iter_common;
-
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
-use iter_common::everywhere;
+use crate::common::everywhere;
 use splitsteal::prelude::*;
 
 /// Lengths: empty, one, two, small primes, and more than any pool splits into.
 const SIZES: &[usize] = &[0, 1, 2, 7, 97, 10_007];
 
 /// The payload of the panics these tests cause on purpose (their messages are hidden).
-const PLANNED: &str = "planned panic (iter_gaps)";
+const PLANNED: &str = "planned panic (rayon_additions)";
 
 fn quiet_planned_panics() {
     static ONCE: Once = Once::new();
@@ -236,7 +234,7 @@ fn cut_inputs() -> Vec<Vec<u64>> {
     let mut inputs = Vec::new();
     for &n in SIZES {
         for modulo in [1, 2, 1000, u64::MAX] {
-            inputs.push(iter_common::data(n, modulo));
+            inputs.push(crate::common::data(n, modulo));
         }
         let mut ends = vec![5; n]; // separators only at both ends
         if n > 0 {
@@ -506,7 +504,7 @@ fn panic_fuse_passes_everything_and_still_panics() {
 fn fold_chunks_match_sequential_chunks() {
     everywhere(|| {
         for &n in SIZES {
-            let v: Vec<u64> = iter_common::data(n, 1000);
+            let v: Vec<u64> = crate::common::data(n, 1000);
             for size in [1, 2, 7, 1000, n + 1] {
                 // Not commutative: the fold order within a chunk shows.
                 let f = |acc: u64, x: u64| acc.wrapping_mul(31).wrapping_add(x);
@@ -939,7 +937,7 @@ fn test_trees() -> Vec<(String, Vec<Vec<u32>>)> {
     let mut trees = Vec::new();
     for &n in &[1usize, 2, 7, 97, 10_007] {
         trees.push((format!("heap {n}"), tree_from(|i| (i - 1) / 2, n)));
-        let r = iter_common::data(n, u64::MAX);
+        let r = crate::common::data(n, u64::MAX);
         // Each node hangs under a random earlier one.
         trees.push((
             format!("random {n}"),
@@ -1166,7 +1164,7 @@ fn par_array_windows_match_std_windows() {
     }
     everywhere(|| {
         for &n in SIZES {
-            let v = iter_common::data(n, 1000);
+            let v = crate::common::data(n, 1000);
             check::<1>(&v);
             check::<2>(&v);
             check::<3>(&v);
