@@ -180,7 +180,8 @@ where
 }
 
 impl ThreadPool {
-    /// Polls `future` on this pool's workers and returns a handle to its output.
+    /// Polls `future` on this pool's workers and returns a handle to its output (with
+    /// rayon, the future ran on another runtime, which sent its CPU work to the pool).
     ///
     /// The first poll is queued at once; after that, each wake-up queues the next poll
     /// as a pool task (on the waking worker's deque when woken from one of this pool's
@@ -218,6 +219,17 @@ impl ThreadPool {
 
 /// The payload of the `Err` a [`spawn_future`] handle returns when the future returned
 /// `Pending` and then every [`Waker`] to it was dropped: nothing could poll it again.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use std::future::poll_fn;
+/// use std::task::Poll;
+///
+/// // Pending, and the waker is dropped with the context: nothing will ever wake it.
+/// let handle = splitsteal::spawn_future(poll_fn(|_| Poll::<()>::Pending));
+/// let payload = handle.join().unwrap_err();
+/// assert!(payload.downcast_ref::<splitsteal::Abandoned>().is_some());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Abandoned;
 

@@ -168,7 +168,8 @@ impl<T> Packet<T> {
 /// An owned permission to learn a spawned task's result: join it ([`JoinHandle::join`]) or
 /// await it (`JoinHandle` is a [`Future`]).
 ///
-/// Made by [`spawn_handle`], [`ThreadPool::spawn_handle`], [`Scope::spawn_handle`],
+/// What rayon's `spawn` does not return (its users passed a channel's sender into the
+/// task). Made by [`spawn_handle`], [`ThreadPool::spawn_handle`], [`Scope::spawn_handle`],
 /// [`spawn_future`](crate::spawn_future) and [`ThreadPool::spawn_future`]. Dropping it
 /// detaches the task: the task still runs, and its result (or panic) is dropped, on the
 /// task's thread when it completes.
@@ -283,6 +284,24 @@ impl<T> fmt::Debug for JoinHandle<T> {
 /// What a handle's task was never run for: the pool had shut down
 /// ([`ThreadPool::shutdown`]) when the spawn reached it. The payload of the `Err` that such
 /// a handle's [`join`](JoinHandle::join) returns.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// use std::sync::{Arc, Mutex};
+///
+/// // The one code that runs after a pool shut down: its exit handlers.
+/// let late = Arc::new(Mutex::new(Vec::new()));
+/// let keep = Arc::clone(&late);
+/// let pool = splitsteal::ThreadPoolBuilder::new()
+///     .num_threads(1)
+///     .exit_handler(move |_| keep.lock().unwrap().push(splitsteal::spawn_handle(|| 1)))
+///     .build()
+///     .unwrap();
+/// pool.shutdown().unwrap();
+/// let handle = late.lock().unwrap().pop().unwrap();
+/// let payload = handle.join().unwrap_err();
+/// assert!(payload.downcast_ref::<splitsteal::PoolShutDown>().is_some());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolShutDown;
 
@@ -318,7 +337,8 @@ where
 
 impl ThreadPool {
     /// [`spawn_handle`] on this pool: `func` runs on one of its workers; the handle gives
-    /// its result. As with [`spawn`](Self::spawn), dropping the pool does not cancel it.
+    /// its result (with rayon, `pool.spawn` and a channel). As with
+    /// [`spawn`](Self::spawn), dropping the pool does not cancel it.
     ///
     /// ```
     /// # use splitsteal_core as splitsteal;

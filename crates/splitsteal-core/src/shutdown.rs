@@ -21,6 +21,14 @@ use crate::pool::ThreadPool;
 use crate::worker::WorkerThread;
 
 /// Why [`ThreadPool::wait_idle`] or [`ThreadPool::shutdown`] did not wait.
+///
+/// ```
+/// # use splitsteal_core as splitsteal;
+/// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// let inside = pool.install(|| pool.wait_idle());
+/// assert_eq!(inside, Err(splitsteal::WaitError::OnOwnWorker));
+/// assert_eq!(pool.wait_idle(), Ok(())); // from outside the pool
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitError {
