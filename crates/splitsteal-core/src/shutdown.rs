@@ -59,7 +59,10 @@ impl ThreadPool {
     /// when none is pending.
     ///
     /// Before this, a rayon user counted the spawns with a channel or a latch of their
-    /// own, or ran them in a [`scope`](Self::scope) instead.
+    /// own, or ran them in a [`scope`](Self::scope) instead. The global pool has no
+    /// `ThreadPool`, so neither this nor [`shutdown`](Self::shutdown): it lives as long as
+    /// the process; keep the [`spawn_handle`](crate::spawn_handle)s of its tasks and join
+    /// them, or build a pool of your own.
     ///
     /// The calling thread blocks (the pool's borrowed thread under
     /// [`use_current_thread`](crate::ThreadPoolBuilder::use_current_thread) runs the pool's
