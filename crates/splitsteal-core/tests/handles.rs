@@ -244,6 +244,9 @@ fn a_handle_dropped_before_during_and_after_its_task() {
                     while !handle.is_finished() {
                         std::thread::yield_now();
                     }
+                    // The task has let go of the packet once the pool is idle: the handle
+                    // is the last to hold the result.
+                    pool.wait_idle().unwrap();
                     drop(handle);
                 }
             }
