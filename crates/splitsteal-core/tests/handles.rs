@@ -565,3 +565,30 @@ fn shutdown_on_its_own_worker_is_an_error() {
         .collect();
     assert_eq!(seen.len(), 50);
 }
+
+#[test]
+fn handles_add_nothing_to_a_join_that_does_not_use_one() {
+    let lcws = [
+        Policy::LcwsSignal,
+        Policy::LcwsPoll,
+        Policy::LcwsCons,
+        Policy::LcwsHalf,
+    ];
+    for policy in lcws {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .build()
+            .unwrap();
+        // Handles in use on the pool, before and around the joins.
+        let before = pool.install(|| splitsteal::spawn_handle(|| fib(10)).join().unwrap());
+        let pending = pool.spawn_handle(|| 1);
+        pool.wait_idle().unwrap();
+        pool.reset_stats();
+        assert_eq!(pool.install(|| fib(20)), 6765);
+        let stats = pool.stats();
+        // One worker, split deque: every join stays private, as without handles.
+        assert_eq!((stats.cas, stats.fences), (0, 0), "{policy}");
+        assert_eq!((before, pending.join().unwrap()), (55, 1));
+    }
+}
