@@ -113,6 +113,8 @@ mod configuration;
 pub mod deque;
 mod exposure;
 pub mod fork;
+mod future;
+mod handle;
 mod handlers;
 mod hybrid;
 mod job;
@@ -128,6 +130,7 @@ pub mod policy;
 pub mod pool;
 mod registry;
 pub mod scope;
+mod shutdown;
 mod sleep;
 mod spawn;
 pub mod stats;
@@ -149,6 +152,8 @@ pub use deque::StealAmount;
 #[cfg(unix)]
 pub use exposure::default_signal;
 pub use fork::{ForkJoin, Serial};
+pub use future::{block_on, spawn_future, Abandoned};
+pub use handle::{spawn_handle, JoinHandle, PoolShutDown};
 pub use join::{join, join_context, FnContext};
 pub use latency::{StartLatencies, TaskStart};
 pub use plan::Mailing;
@@ -159,6 +164,7 @@ pub use pool::{
     ThreadPoolBuildError, ThreadPoolBuilder, ThreadSpawn,
 };
 pub use scope::{in_place_scope, in_place_scope_fifo, scope, scope_fifo, Scope, ScopeFifo};
+pub use shutdown::WaitError;
 pub use spawn::{spawn, spawn_fifo};
 pub use stats::{Stats, SyncCounts};
 pub use yielding::{serve_thieves, serve_thieves_needed, yield_local, yield_now, Yield};

@@ -1252,7 +1252,7 @@ pub(crate) fn global_registry() -> &'static Arc<Registry> {
 /// [`spawn_handler`](ThreadPoolBuilder::spawn_handler) started (it has no handles to them).
 pub struct ThreadPool {
     pub(crate) registry: Arc<Registry>,
-    handles: Vec<JoinHandle<()>>,
+    pub(crate) handles: Vec<JoinHandle<()>>,
 }
 
 impl fmt::Debug for ThreadPool {

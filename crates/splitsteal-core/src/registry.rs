@@ -4,7 +4,7 @@
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crossbeam_utils::CachePadded;
 
@@ -186,6 +186,15 @@ pub(crate) struct Registry {
     /// What keeps the workers running: one for the `ThreadPool` handle (or the global
     /// pool's lifetime) and one per spawned job not yet finished. At zero they stop.
     live: AtomicUsize,
+    /// Threads in [`Registry::wait_idle`]: the release that makes the pool idle wakes them.
+    idle_waiters: AtomicUsize,
+    /// Under its lock: how many spawned workers have left their loop (their exit handler
+    /// run), for `shutdown`; its condition variable also wakes `wait_idle`'s threads.
+    quiet: Mutex<usize>,
+    quiet_changed: Condvar,
+    /// Set by `shutdown` once the pool is idle: spawns with a handle that still reach the
+    /// pool fail at once ([`crate::PoolShutDown`]).
+    closed: AtomicBool,
     terminate: AtomicBool,
     started: AtomicUsize,
     exited: AtomicUsize,
@@ -238,6 +247,10 @@ impl Registry {
             sleep,
             injector: CachePadded::new(JobQueue::new()),
             live: AtomicUsize::new(1),
+            idle_waiters: AtomicUsize::new(0),
+            quiet: Mutex::new(0),
+            quiet_changed: Condvar::new(),
+            closed: AtomicBool::new(false),
             terminate: AtomicBool::new(false),
             started: AtomicUsize::new(0),
             // A borrowed worker 0 never waits at the exit barrier (it leaves the pool on its
@@ -424,12 +437,106 @@ impl Registry {
     /// workers (once they are idle). Returns whether this was the last.
     pub(crate) fn release_live(&self) -> bool {
         count_rmw(Side::Scheduler);
-        // AcqRel: the last release sees every job's effects before the workers stop.
-        if self.live.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.terminate();
-            return true;
+        // SeqCst: AcqRel, so that the last release sees every job's effects before the
+        // workers stop; and the write half of the Dekker pattern with `wait_idle` (which
+        // counts itself in `idle_waiters`, then reads `live`).
+        match self.live.fetch_sub(1, Ordering::SeqCst) {
+            1 => {
+                self.terminate();
+                return true;
+            }
+            // The last spawned job finished (one count is the pool's handle).
+            // SeqCst: the read half of the Dekker pattern above.
+            2 if self.idle_waiters.load(Ordering::SeqCst) != 0 => self.wake_idle_waiters(),
+            _ => {}
         }
         false
+    }
+
+    /// Whether no spawned job is pending: only the pool's handle keeps it alive.
+    pub(crate) fn is_idle(&self) -> bool {
+        // SeqCst: see `release_live` (the waiter's read).
+        self.live.load(Ordering::SeqCst) <= 1
+    }
+
+    /// Waits until no spawned job is pending (`ThreadPool::wait_idle`). A thread outside
+    /// the pool blocks; the pool's borrowed thread (`use_current_thread`, not inside an
+    /// operation of the pool) runs the pool's work meanwhile, since it may be the only
+    /// worker. The caller is not one of the pool's workers.
+    pub(crate) fn wait_idle(self: &Arc<Self>) {
+        count_rmw(Side::Scheduler);
+        // SeqCst: before our reads of `live` (Dekker with `release_live`).
+        self.idle_waiters.fetch_add(1, Ordering::SeqCst);
+        let own_borrowed = WorkerThread::current().is_null()
+            && crate::worker::borrowed_worker().is_some_and(|w| Arc::ptr_eq(&w.registry, self));
+        match own_borrowed.then(Entered::borrowed).flatten() {
+            Some(_entered) => {
+                let worker = WorkerThread::current_ref().expect("entered a borrowed worker");
+                debug_assert!(Arc::ptr_eq(&worker.registry, self));
+                worker.wait_until(&Idle(self));
+            }
+            None => {
+                let mut quiet = self.quiet();
+                // The waker takes the lock before it notifies: no wake-up falls between
+                // this look and the wait.
+                while !self.is_idle() {
+                    quiet = self
+                        .quiet_changed
+                        .wait(quiet)
+                        .unwrap_or_else(|e| e.into_inner());
+                }
+            }
+        }
+        count_rmw(Side::Scheduler);
+        // Relaxed: only spares later releases the lock.
+        self.idle_waiters.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    #[cold]
+    fn wake_idle_waiters(&self) {
+        drop(self.quiet());
+        self.quiet_changed.notify_all();
+        if self.config.use_current_thread {
+            // A borrowed thread waits as worker 0 (`wait_idle`).
+            self.sleep.wake_worker(0);
+        }
+    }
+
+    fn quiet(&self) -> MutexGuard<'_, usize> {
+        self.quiet.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Called by a spawned worker's thread once it has left its loop, its exit handler
+    /// run (the last thing it does for the pool).
+    pub(crate) fn loop_exited(&self) {
+        *self.quiet() += 1;
+        self.quiet_changed.notify_all();
+    }
+
+    /// Waits until `n` spawned workers have left their loop (`shutdown`, whose pool's
+    /// threads were started by a spawn handler: it has no thread handles to join).
+    pub(crate) fn wait_loops_exited(&self, n: usize) {
+        let mut quiet = self.quiet();
+        while *quiet < n {
+            quiet = self
+                .quiet_changed
+                .wait(quiet)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// `shutdown`: spawns with a handle that still reach the pool fail from now on.
+    pub(crate) fn close(&self) {
+        // Relaxed: only the pool's own exit handlers can still reach it (the handle is
+        // consumed); they run on threads that `shutdown` joins after this store.
+        self.closed.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether `shutdown` has closed the pool.
+    #[inline]
+    pub(crate) fn is_closed(&self) -> bool {
+        // Relaxed: see `close`.
+        self.closed.load(Ordering::Relaxed)
     }
 
     /// Stops a partially built pool whose first `started` workers were spawned: the
@@ -573,6 +680,15 @@ impl Probe for Terminated<'_> {
     fn probe(&self) -> bool {
         // Acquire: pairs with `terminate`.
         self.0.terminate.load(Ordering::Acquire)
+    }
+}
+
+/// A probe on the registry's idleness: a borrowed worker in `wait_idle` waits on it.
+struct Idle<'r>(&'r Registry);
+
+impl Probe for Idle<'_> {
+    fn probe(&self) -> bool {
+        self.0.is_idle()
     }
 }
 

@@ -134,10 +134,15 @@ where
     })
 }
 
-fn spawn_in<F>(registry: &Arc<Registry>, func: F)
+pub(crate) fn spawn_in<F>(registry: &Arc<Registry>, func: F)
 where
     F: FnOnce() + Send + 'static,
 {
+    if registry.is_closed() {
+        // Shut down (`ThreadPool::shutdown`): only its exit handlers reach it now, and
+        // nothing would run the job.
+        return;
+    }
     let job = spawned_job(registry, func);
     registry.push_or_inject(job);
 }

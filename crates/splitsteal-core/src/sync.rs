@@ -20,6 +20,36 @@ pub(crate) use std::sync::Arc;
 
 pub(crate) use std::sync::atomic::{compiler_fence, Ordering};
 
+/// A cell whose accesses loom checks for data races (under `--cfg loom`); otherwise
+/// `std`'s `UnsafeCell` behind the same two closures.
+#[cfg(all(test, loom))]
+pub(crate) use loom::cell::UnsafeCell;
+
+/// `std::cell::UnsafeCell` with loom's interface: every access goes through `with` (shared)
+/// or `with_mut` (exclusive), so the same code runs under the model checker.
+#[cfg(not(all(test, loom)))]
+#[derive(Debug)]
+pub(crate) struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
+
+#[cfg(not(all(test, loom)))]
+impl<T> UnsafeCell<T> {
+    pub(crate) const fn new(value: T) -> Self {
+        UnsafeCell(std::cell::UnsafeCell::new(value))
+    }
+
+    /// Calls `f` with a pointer for reading; the caller rules out concurrent writers.
+    #[inline(always)]
+    pub(crate) fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
+        f(self.0.get())
+    }
+
+    /// Calls `f` with a pointer for writing; the caller rules out any concurrent access.
+    #[inline(always)]
+    pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        f(self.0.get())
+    }
+}
+
 /// Yields the processor (a scheduling point under loom).
 #[cfg(all(test, loom))]
 pub(crate) fn yield_now() {

@@ -1051,5 +1051,7 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
     worker.registry.worker_exit_handler(index);
     // Cleared before `worker` is dropped: a late signal handler then sees null.
     CURRENT.with(|c| c.set(ptr::null()));
+    // `shutdown` of a pool whose threads a spawn handler started waits for this.
+    worker.registry.loop_exited();
     std::mem::forget(guard);
 }

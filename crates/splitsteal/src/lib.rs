@@ -116,6 +116,10 @@ pub use par::current::{par_for, par_for_grain};
 /// The signal policies' default exposure signal (Unix only).
 #[cfg(unix)]
 pub use splitsteal_core::default_signal;
+/// Beyond rayon: spawns with handles, futures on the pool, a pool you can wait for.
+pub use splitsteal_core::{
+    block_on, spawn_future, spawn_handle, Abandoned, JoinHandle, PoolShutDown, WaitError,
+};
 pub use splitsteal_core::{
     broadcast, current_num_threads, current_thread_has_pending_tasks, current_thread_index, deque,
     fork, in_place_scope, in_place_scope_fifo, join, join_context, latency, max_num_threads,
