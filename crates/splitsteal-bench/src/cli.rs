@@ -23,7 +23,7 @@ Without options, runs the full suite (every workload, every scheduler, 1 and 2 t
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
 writes bench-report/: about 4.5 minutes on 2 cores. --quick takes 31 s (measured with
 other processes keeping one of the 2 CPUs busy), and --mode all (every experiment of the
-papers) about 11 minutes; a busy machine stretches these (docs/measurements.md has the
+papers) about 11 minutes; a busy machine stretches these (docs/results.md has the
 measured times). The report records the machine's load during each section. A run whose output fails verification is reported
 FAILED and makes the exit status 1.
 
@@ -144,7 +144,7 @@ pub struct BenchArgs {
 
     /// Also replace the section between `<!-- bench-report:start -->` and
     /// `<!-- bench-report:end -->` of this Markdown file with the suite tables and plot
-    /// links (the project keeps it in docs/measurements.md).
+    /// links (the project keeps its latest suite run in docs/results/suite.md).
     #[arg(long, value_name = "README")]
     pub update_readme: Option<PathBuf>,
 }
