@@ -974,6 +974,10 @@ fn plots_in(dir: &Path, m: Mode) -> Vec<modes::Plot> {
         .collect()
 }
 
+/// The experiments whose `speedup` and `vs_rayon` are [`crate::report::fill_ratios`]'s,
+/// recomputed when a report is rebuilt.
+const RATIOS_FROM_MEDIANS: [&str; 4] = ["suite", "iter", "scaling", "pbbs"];
+
 /// Runs `splitsteal report`: index.html and tables.md rebuilt from a results.json.
 pub fn report(args: ReportArgs) -> Result<(), Box<dyn Error>> {
     let text =
@@ -995,8 +999,17 @@ pub fn report(args: ReportArgs) -> Result<(), Box<dyn Error>> {
     };
     out_dir::prepare(&out).map_err(|e| ExitError::usage(e.to_string()))?;
     let run = saved.run;
+    let mut records = saved.records;
+    // Ratios as this revision defines them (an older run may have stored ×rayon the other
+    // way up), for the modes that derive them from the medians.
+    let (mut derived, kept): (Vec<Record>, Vec<Record>) = records
+        .into_iter()
+        .partition(|r| RATIOS_FROM_MEDIANS.contains(&r.experiment.as_str()));
+    crate::report::fill_ratios(&mut derived);
+    records = derived;
+    records.extend(kept);
     let sections: Vec<String> = run.load.iter().map(|l| l.section.clone()).collect();
-    let modes = saved_modes(&run.settings, &sections, &saved.records);
+    let modes = saved_modes(&run.settings, &sections, &records);
     if modes.is_empty() {
         return Err(ExitError::usage(format!(
             "{}: no records of a known mode",
@@ -1023,7 +1036,7 @@ pub fn report(args: ReportArgs) -> Result<(), Box<dyn Error>> {
     let outputs: Vec<(Mode, ModeOutput)> = modes
         .into_iter()
         .map(|m| {
-            let records = records_of(m, &saved.records);
+            let records = records_of(m, &records);
             let mut notes = Vec::new();
             if m == Mode::Pbbs {
                 notes.push(

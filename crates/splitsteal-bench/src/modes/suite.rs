@@ -323,7 +323,9 @@ fn headline(recs: &[&Record], order: &[String], threads: &[usize]) -> Table {
         format!(" against {}", rivals.join(" and "))
     };
     let mut tab = Table::new(
-        format!("Headline: {subject}, splitsteal's default policy{vs}"),
+        format!(
+            "Headline: {subject}, splitsteal's default policy{vs} (time ÷ theirs; below 1: {subject} faster)"
+        ),
         &header,
     )
     .with_role(TableRole::Headline);

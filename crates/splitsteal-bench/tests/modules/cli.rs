@@ -223,6 +223,8 @@ fn report_rebuilds_the_page_from_results_json() {
         records.push(r);
     }
     splitsteal_bench::report::fill_ratios(&mut records);
+    // As a run before ×rayon was time ÷ rayon's stored it: rayon's time ÷ this one.
+    records[0].vs_rayon = Some(2.0);
     let info = splitsteal_report::RunInfo {
         command: "splitsteal bench --quick".into(),
         date: "2026-01-01 00:00 UTC".into(),
@@ -260,6 +262,9 @@ fn report_rebuilds_the_page_from_results_json() {
     let md = std::fs::read_to_string(dir.join("tables.md")).unwrap();
     assert!(md.contains(&format!("### Headline: {default}")));
     assert!(md.contains("0.50× (0.50–0.50)"));
+    // The suite summary's ×rayon recomputed the current way up.
+    assert!(md.contains("| 100 ms (0.50) |"), "{md}");
+    assert!(!md.contains("(2.00)"));
     // Not a results.json: a usage error naming the file.
     std::fs::write(dir.join("bad.json"), "{}").unwrap();
     let e = report(ReportArgs {
