@@ -523,11 +523,18 @@ impl Table {
         w
     }
 
-    /// Aligned plain text: first column left-aligned, the others right-aligned.
+    /// Aligned plain text: first column left-aligned, the others right-aligned (without
+    /// rows: the title and notes).
     pub fn to_text(&self) -> String {
         let w = self.widths();
         let mut s = String::new();
         let _ = writeln!(s, "{}", self.title);
+        if self.rows.is_empty() {
+            for n in &self.notes {
+                let _ = writeln!(s, "{n}");
+            }
+            return s;
+        }
         let line = |s: &mut String, cells: &[String]| {
             for (i, c) in cells.iter().enumerate() {
                 let pad = w[i].saturating_sub(c.chars().count());
