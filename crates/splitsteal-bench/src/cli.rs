@@ -940,6 +940,7 @@ fn svg_title(svg: &str) -> Option<String> {
     (!t.is_empty()).then(|| {
         t.replace("&gt;", ">")
             .replace("&lt;", "<")
+            .replace("&apos;", "'")
             .replace("&#39;", "'")
             .replace("&quot;", "\"")
             .replace("&amp;", "&")
