@@ -201,7 +201,7 @@ pub const BASELINE_POLICY: &str = "locked";
 
 /// A verified cell with a median, or why not: `Err("FAILED")` for a wrong result, `Err("-")`
 /// for a cell that was not run.
-fn timed<'a>(c: Option<&'a Record>) -> Result<&'a Record, &'static str> {
+fn timed(c: Option<&Record>) -> Result<&Record, &'static str> {
     match c {
         Some(r) if !r.verified => Err("FAILED"),
         Some(r) if r.median_s.is_some_and(|m| m > 0.0) => Ok(r),
