@@ -810,12 +810,10 @@ fn print_summary(out: &Path, info: &RunInfo, outputs: &[(Mode, ModeOutput)]) {
     }
     for l in outputs.iter().filter_map(|(_, o)| o.load.as_ref()) {
         if l.high {
-            let r = l.row();
             say!(
-                "load was HIGH during {}: load average {}, other processes {}: its times are less trustworthy",
+                "load was HIGH during {}: other processes took {}: its times are less trustworthy",
                 l.section,
-                r[2],
-                r[3]
+                l.row()[3]
             );
         }
     }
@@ -852,5 +850,229 @@ fn update_readme(
         html::replace_section(&text, &section).map_err(|e| format!("{}: {e}", readme.display()))?;
     out_dir::write(readme, new)?;
     say!("updated {}", readme.display());
+    Ok(())
+}
+
+/// Options of `splitsteal report`.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = "\
+Reads the records and run facts of a results.json that `splitsteal bench` wrote and writes
+index.html and tables.md again with this revision's tables (headline, targets, summaries,
+load flags), without running anything. results.json, results.csv and the plots are left as
+they are; the page shows the plots found beside the output. The runs' progress notes are not
+in results.json, so the rebuilt page lacks them.
+
+Example:
+  splitsteal report docs/results/results.json")]
+pub struct ReportArgs {
+    /// A results.json written by `splitsteal bench`.
+    #[arg(value_name = "RESULTS.json")]
+    pub results: PathBuf,
+
+    /// Output folder (default: the folder of RESULTS.json).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// `results.json` as `splitsteal report` reads it back.
+#[derive(serde::Deserialize)]
+struct SavedResults {
+    run: SavedRun,
+    records: Vec<Record>,
+}
+
+/// The `run` object of `results.json` ([`RunMeta`]); fields older reports lack default.
+#[derive(serde::Deserialize)]
+struct SavedRun {
+    command: String,
+    date: String,
+    machine: String,
+    #[serde(default)]
+    revision: String,
+    #[serde(default)]
+    settings: Vec<String>,
+    #[serde(default)]
+    timing: Vec<String>,
+    #[serde(default)]
+    partial: Option<String>,
+    #[serde(default)]
+    load: Vec<crate::load::SectionLoad>,
+}
+
+/// The modes a saved run ran, in run order: those named by its load sections or its
+/// `modes: ...` settings line, and any with records.
+#[doc(hidden)]
+pub fn saved_modes(settings: &[String], load: &[String], records: &[Record]) -> Vec<Mode> {
+    let listed: Vec<&str> = settings
+        .iter()
+        .find_map(|l| l.strip_prefix("modes: "))
+        .map(|l| l.split(';').next().unwrap_or("").split(", ").collect())
+        .unwrap_or_default();
+    Mode::all()
+        .iter()
+        .copied()
+        .filter(|m| {
+            let n = m.name();
+            listed.contains(&n)
+                || load.iter().any(|s| s == n)
+                || records.iter().any(|r| r.experiment == n)
+        })
+        .collect()
+}
+
+/// The records mode `m` makes its tables from: its own, and for syncops, which reads the
+/// suite's counters when both ran, the suite's too.
+fn records_of(m: Mode, records: &[Record]) -> Vec<Record> {
+    records
+        .iter()
+        .filter(|r| r.experiment == m.name() || (m == Mode::Syncops && r.experiment == "suite"))
+        .cloned()
+        .collect()
+}
+
+/// The title an SVG plot draws first (its first `<text>`), as the image's caption.
+fn svg_title(svg: &str) -> Option<String> {
+    let at = svg.find("<text")?;
+    let body = &svg[at..];
+    let start = body.find('>')? + 1;
+    let end = body[start..].find("</text>")? + start;
+    let t = body[start..end].trim();
+    (!t.is_empty()).then(|| {
+        t.replace("&gt;", ">")
+            .replace("&lt;", "<")
+            .replace("&apos;", "'")
+            .replace("&#39;", "'")
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+    })
+}
+
+/// The plots of mode `m` found in `dir` (`<mode>.svg`, `<mode>-*.svg`), by file name.
+fn plots_in(dir: &Path, m: Mode) -> Vec<modes::Plot> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| {
+            f.strip_suffix(".svg").is_some_and(|stem| {
+                stem.strip_prefix(m.name())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+            })
+        })
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|file| modes::Plot {
+            caption: std::fs::read_to_string(dir.join(&file))
+                .ok()
+                .and_then(|s| svg_title(&s))
+                .unwrap_or_else(|| file.clone()),
+            file,
+            notes: Vec::new(),
+        })
+        .collect()
+}
+
+/// The experiments whose `speedup` and `vs_rayon` are [`crate::report::fill_ratios`]'s,
+/// recomputed when a report is rebuilt.
+const RATIOS_FROM_MEDIANS: [&str; 4] = ["suite", "iter", "scaling", "pbbs"];
+
+/// Runs `splitsteal report`: index.html and tables.md rebuilt from a results.json.
+pub fn report(args: ReportArgs) -> Result<(), Box<dyn Error>> {
+    let text =
+        out_dir::read_to_string(&args.results).map_err(|e| ExitError::usage(e.to_string()))?;
+    let saved: SavedResults = serde_json::from_str(&text).map_err(|e| {
+        ExitError::usage(format!(
+            "{}: not a results.json written by splitsteal bench: {e}",
+            args.results.display()
+        ))
+    })?;
+    let out = match &args.out {
+        Some(o) => o.clone(),
+        None => args
+            .results
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf(),
+    };
+    out_dir::prepare(&out).map_err(|e| ExitError::usage(e.to_string()))?;
+    let run = saved.run;
+    let mut records = saved.records;
+    // Ratios as this revision defines them (an older run may have stored ×rayon the other
+    // way up), for the modes that derive them from the medians.
+    let (mut derived, kept): (Vec<Record>, Vec<Record>) = records
+        .into_iter()
+        .partition(|r| RATIOS_FROM_MEDIANS.contains(&r.experiment.as_str()));
+    crate::report::fill_ratios(&mut derived);
+    records = derived;
+    records.extend(kept);
+    let sections: Vec<String> = run.load.iter().map(|l| l.section.clone()).collect();
+    let modes = saved_modes(&run.settings, &sections, &records);
+    if modes.is_empty() {
+        return Err(ExitError::usage(format!(
+            "{}: no records of a known mode",
+            args.results.display()
+        ))
+        .into());
+    }
+    let mut settings = run.settings;
+    settings.push(format!(
+        "report rebuilt from results.json by `splitsteal report` at revision {} on {}: the tables are this \
+         revision's; the runs' own notes are not recorded in results.json and are absent",
+        html::revision(),
+        html::utc_now()
+    ));
+    let info = RunInfo {
+        command: run.command,
+        date: run.date,
+        machine: run.machine,
+        revision: run.revision,
+        settings,
+        timing: run.timing,
+        partial: run.partial,
+    };
+    let outputs: Vec<(Mode, ModeOutput)> = modes
+        .into_iter()
+        .map(|m| {
+            let records = records_of(m, &records);
+            let mut notes = Vec::new();
+            if m == Mode::Pbbs {
+                notes.push(
+                    "pbbs: its tables need the input files' descriptions, which results.json does not hold; its \
+                     records are in results.json."
+                        .to_string(),
+                );
+            }
+            // The flag under this revision's rule, from the recorded figures.
+            let load = run.load.iter().find(|l| l.section == m.name()).map(|l| {
+                crate::load::SectionLoad::new(
+                    &l.section,
+                    l.seconds,
+                    l.loadavg_start,
+                    l.loadavg_end,
+                    l.other_cpu,
+                    l.cpus,
+                )
+            });
+            let output = ModeOutput {
+                tables: m.tables(&records),
+                records: if m == Mode::Syncops && records.iter().all(|r| r.experiment != "syncops") {
+                    Vec::new()
+                } else {
+                    records
+                },
+                plots: plots_in(&out, m),
+                notes,
+                load,
+            };
+            (m, output)
+        })
+        .collect();
+    write_atomic(&out.join("tables.md"), html::markdown(&info, &outputs, ""))?;
+    html::write_index(&out, &info, &outputs)?;
+    print_summary(&out, &info, &outputs);
     Ok(())
 }

@@ -45,15 +45,21 @@ pub fn index_page(info: &RunInfo, modes: &[(Mode, ModeOutput)]) -> Page {
             .filter(|l| l.high)
             .map(|l| l.section.as_str())
             .collect();
-        p.raw_html(&if busy.is_empty() {
-            "<p>The machine was quiet during every section: no other process took a noticeable share of the CPUs.</p>"
-                .to_string()
-        } else {
+        let known = loads.iter().any(|l| l.other_cpu.is_some());
+        p.raw_html(&if !busy.is_empty() {
             format!(
-                "<p class=\"load-high\"><b>Load was high during {}:</b> other processes competed for the CPUs, so \
-                 those times are less trustworthy than a quiet machine's.</p>",
-                crate::report::esc(&busy.join(", "))
+                "<p class=\"load-high\"><b>Load was high during {}:</b> other processes took more than {:.0}% of the \
+                 CPUs, so those times are less trustworthy than a quiet machine's.</p>",
+                crate::report::esc(&busy.join(", ")),
+                100.0 * crate::load::OTHER_SHARE_HIGH
             )
+        } else if known {
+            format!(
+                "<p>The machine was quiet during every section: other processes took at most {:.0}% of the CPUs.</p>",
+                100.0 * crate::load::OTHER_SHARE_HIGH
+            )
+        } else {
+            "<p>Other processes' CPU use is unknown (no /proc): no section is flagged.</p>".to_string()
         });
         p.table_html(&crate::load::table(&loads).to_html());
     }
@@ -67,9 +73,9 @@ pub fn index_page(info: &RunInfo, modes: &[(Mode, ModeOutput)]) -> Page {
         p.section(m.name(), m.name());
         if let Some(l) = out.load.as_ref().filter(|l| l.high) {
             p.raw_html(&format!(
-                "<p class=\"load-high\">Load was high while this section ran ({}): its times are less trustworthy. \
-                 <a href=\"#load\">System load</a></p>",
-                crate::report::esc(&l.row()[2..4].join("; other processes "))
+                "<p class=\"load-high\">Load was high while this section ran (other processes took {}): its times \
+                 are less trustworthy. <a href=\"#load\">System load</a></p>",
+                crate::report::esc(&l.row()[3])
             ));
         }
         for n in &out.notes {

@@ -1,20 +1,44 @@
 //! The machine's load while a section of the report ran, so that a run on a busy machine
 //! does not read as trustworthy as a quiet one.
 //!
-//! At the start and end of every section the suite reads the 1-minute load average
-//! (`/proc/loadavg`) and the CPU time spent by the whole machine (`/proc/stat`) and by this
-//! process (`/proc/self/stat`); the machine's busy time minus this process's, over the
-//! section's wall time, is the CPU other processes took meanwhile. Where `/proc` is missing
-//! (not Linux) the figures are absent and no section is flagged.
+//! At the start and end of every section the suite reads the CPU time spent by the whole
+//! machine (`/proc/stat`) and by this process (`/proc/self/stat`); the machine's busy time
+//! minus this process's, over the section's wall time, is the CPU other processes took
+//! meanwhile ([`others_cpu`]). A section is flagged when that took more than
+//! [`OTHER_SHARE_HIGH`] of the CPUs this process may use ([`is_high`]). The 1-minute load
+//! average (`/proc/loadavg`) is shown too but never flags a section: it counts the
+//! benchmark's own threads, so a benchmark that keeps every CPU busy reaches the CPU count
+//! on a quiet machine. Where `/proc` is missing (not Linux) the figures are absent and no
+//! section is flagged.
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// Other processes' CPU use, in CPUs, above which a section is flagged: a quarter of one
-/// CPU taken from a benchmark that uses every CPU moves its times by more than their
-/// usual spread.
-pub const OTHER_CPU_HIGH: f64 = 0.25;
+/// Other processes' share of the CPUs this process may use above which a section is
+/// flagged: a tenth (0.2 CPU on 2 CPUs) taken from a benchmark that uses every CPU moves
+/// its times by more than their usual spread.
+pub const OTHER_SHARE_HIGH: f64 = 0.10;
+
+/// The CPU other processes took between two readings, in CPUs (1.0: one CPU busy the
+/// whole time): the machine's busy jiffies `busy.1 - busy.0` less this process's
+/// `own.1 - own.0`, over `seconds` of wall time at `ticks` jiffies per second. `None` when
+/// the interval or the tick rate is not positive; never below 0 (the two files are read
+/// a moment apart, so this process's count can run ahead of the machine's).
+pub fn others_cpu(busy: (u64, u64), own: (u64, u64), ticks: f64, seconds: f64) -> Option<f64> {
+    if seconds <= 0.0 || ticks <= 0.0 {
+        return None;
+    }
+    let machine = busy.1.saturating_sub(busy.0) as f64;
+    let mine = own.1.saturating_sub(own.0) as f64;
+    Some(((machine - mine) / ticks / seconds).max(0.0))
+}
+
+/// Whether other processes' `other_cpu` CPUs (from [`others_cpu`]) are more than
+/// [`OTHER_SHARE_HIGH`] of `cpus`. Unknown (`None`) is not high.
+pub fn is_high(other_cpu: Option<f64>, cpus: usize) -> bool {
+    other_cpu.is_some_and(|c| c > OTHER_SHARE_HIGH * cpus.max(1) as f64)
+}
 
 /// One reading of the machine's load.
 #[derive(Debug, Clone, Copy)]
@@ -47,14 +71,14 @@ impl Sample {
 }
 
 /// The load over one section, as `results.json`'s `run.load` lists it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SectionLoad {
     /// The section (a `--mode` name).
     pub section: String,
     /// Its wall time (s).
     pub seconds: f64,
     /// The 1-minute load average at its start and its end (this process's threads count
-    /// too).
+    /// too, so it never flags a section).
     pub loadavg_start: Option<f64>,
     /// See `loadavg_start`.
     pub loadavg_end: Option<f64>,
@@ -63,8 +87,8 @@ pub struct SectionLoad {
     pub other_cpu: Option<f64>,
     /// The CPUs this process may use.
     pub cpus: usize,
-    /// Other processes took more than [`OTHER_CPU_HIGH`] CPUs, or a load average was above
-    /// the CPU count: this section's times are less trustworthy.
+    /// Other processes took more than [`OTHER_SHARE_HIGH`] of the CPUs ([`is_high`]): this
+    /// section's times are less trustworthy.
     pub high: bool,
 }
 
@@ -73,9 +97,8 @@ impl SectionLoad {
     pub fn between(section: &str, a: &Sample, b: &Sample, cpus: usize, ticks: f64) -> Self {
         let seconds = b.at.duration_since(a.at).as_secs_f64();
         let other_cpu = match (a.busy, b.busy, a.own, b.own) {
-            (Some(b0), Some(b1), Some(o0), Some(o1)) if seconds > 0.0 && ticks > 0.0 => {
-                let others = b1.saturating_sub(b0) as f64 - o1.saturating_sub(o0) as f64;
-                Some((others / ticks / seconds).max(0.0))
+            (Some(b0), Some(b1), Some(o0), Some(o1)) => {
+                others_cpu((b0, b1), (o0, o1), ticks, seconds)
             }
             _ => None,
         };
@@ -91,11 +114,7 @@ impl SectionLoad {
         other_cpu: Option<f64>,
         cpus: usize,
     ) -> Self {
-        let busy_avg = [loadavg_start, loadavg_end]
-            .into_iter()
-            .flatten()
-            .any(|l| l > cpus as f64);
-        let high = busy_avg || other_cpu.is_some_and(|c| c > OTHER_CPU_HIGH);
+        let high = is_high(other_cpu, cpus);
         SectionLoad {
             section: section.to_string(),
             seconds,
@@ -115,8 +134,14 @@ impl SectionLoad {
             crate::report::fmt_secs(self.seconds),
             format!("{} → {}", f(self.loadavg_start), f(self.loadavg_end)),
             self.other_cpu
-                .map(|c| format!("{c:.2} CPU"))
-                .unwrap_or_else(|| "-".into()),
+                .map(|c| {
+                    format!(
+                        "{c:.2} CPU ({:.0}% of {})",
+                        100.0 * c / self.cpus.max(1) as f64,
+                        self.cpus
+                    )
+                })
+                .unwrap_or_else(|| "unknown".into()),
             if self.high { "HIGH" } else { "ok" }.to_string(),
         ]
     }
@@ -155,10 +180,13 @@ pub fn table(loads: &[SectionLoad]) -> crate::report::Table {
     }
     t.notes.push(format!(
         "Other processes: the CPU time the rest of the machine took during the section (/proc/stat's busy time \
-         minus this process's), in CPUs. HIGH: above {OTHER_CPU_HIGH} CPU, or a 1-minute load average above the \
-         {} CPU(s): the times of that section are less trustworthy (on a busy machine 2-thread cells can be no \
-         faster than 1-thread ones). The load average counts this benchmark's own threads too.",
-        loads.first().map_or_else(cpus, |l| l.cpus)
+         minus this process's own, /proc/self/stat's utime + stime), in CPUs and as a share of the {} CPU(s) the \
+         benchmark may use. HIGH: that share above {:.0}%; the times of that section are then less trustworthy (on a \
+         busy machine 2-thread cells can be no faster than 1-thread ones). The load average is shown for reference \
+         only and never flags a section: it counts this benchmark's own threads, so a benchmark that keeps every \
+         CPU busy reaches the CPU count on a quiet machine. unknown: no /proc (not Linux), nothing flagged.",
+        loads.first().map_or_else(cpus, |l| l.cpus),
+        100.0 * OTHER_SHARE_HIGH
     ));
     t
 }

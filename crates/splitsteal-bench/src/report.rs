@@ -463,7 +463,7 @@ pub fn write_results(
 /// push everything else off the first screen.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum TableRole {
-    /// The one-glance answer (per workload: best splitsteal policy against rayon and chili).
+    /// The one-glance answer (per workload: the default policy against rayon and chili).
     Headline,
     /// Targets: performance goals met or missed, and verification PASS or FAILED, with why.
     Targets,
@@ -523,11 +523,18 @@ impl Table {
         w
     }
 
-    /// Aligned plain text: first column left-aligned, the others right-aligned.
+    /// Aligned plain text: first column left-aligned, the others right-aligned (without
+    /// rows: the title and notes).
     pub fn to_text(&self) -> String {
         let w = self.widths();
         let mut s = String::new();
         let _ = writeln!(s, "{}", self.title);
+        if self.rows.is_empty() {
+            for n in &self.notes {
+                let _ = writeln!(s, "{n}");
+            }
+            return s;
+        }
         let line = |s: &mut String, cells: &[String]| {
             for (i, c) in cells.iter().enumerate() {
                 let pad = w[i].saturating_sub(c.chars().count());
@@ -555,9 +562,15 @@ impl Table {
         s
     }
 
-    /// A GitHub Markdown table under a `###` heading.
+    /// A GitHub Markdown table under a `###` heading (without rows: the heading and notes).
     pub fn to_markdown(&self) -> String {
         let mut s = format!("### {}\n\n", self.title);
+        if self.rows.is_empty() {
+            for n in &self.notes {
+                let _ = writeln!(s, "{n}\n");
+            }
+            return s;
+        }
         let _ = writeln!(s, "| {} |", self.header.join(" | "));
         let _ = writeln!(
             s,
@@ -592,9 +605,15 @@ impl Table {
         cells.peek().is_some() && cells.all(|c| is_text(c))
     }
 
-    /// An HTML `<table>` under an `<h3>` heading.
+    /// An HTML `<table>` under an `<h3>` heading; a table without rows shows its heading
+    /// and notes only (the notes say why it is empty).
     pub fn to_html(&self) -> String {
-        let mut s = format!("<h3>{}</h3>\n{}", esc(&self.title), self.to_html_table());
+        let table = if self.rows.is_empty() {
+            String::new()
+        } else {
+            self.to_html_table()
+        };
+        let mut s = format!("<h3>{}</h3>\n{table}", esc(&self.title));
         for n in &self.notes {
             let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
         }

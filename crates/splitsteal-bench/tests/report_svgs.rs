@@ -154,7 +154,7 @@ fn the_page_leads_with_the_summary_and_targets_and_collapses_raw_tables() {
         page.find(needle)
             .unwrap_or_else(|| panic!("{needle:?} not in index.html"))
     };
-    let headline = at("Headline at 2 threads");
+    let headline = at("Headline: ");
     let targets = at("<h2 id=\"targets\">");
     let first_plot = at("<img src=");
     let raw = at("<h2 id=\"raw\">");

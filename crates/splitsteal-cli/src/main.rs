@@ -17,6 +17,8 @@ struct Cli {
 enum Command {
     /// Run the benchmark suite (every policy, rayon and chili, side by side).
     Bench(splitsteal_bench::cli::BenchArgs),
+    /// Rebuild a bench report (index.html, tables.md) from its results.json, running nothing.
+    Report(splitsteal_bench::cli::ReportArgs),
     /// Run one of the simulators of the LCWS, ABP and WS-latency papers.
     Sim {
         #[command(subcommand)]
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Bench(args) => splitsteal_bench::cli::run(args),
+        Command::Report(args) => splitsteal_bench::cli::report(args),
         Command::Sim { command } => splitsteal_sim::cli::run(command),
         Command::Dist { command } => splitsteal_dist::cli::run(command),
     };

@@ -207,3 +207,88 @@ fn modes_expand() {
         vec![Mode::Suite, Mode::Latency]
     );
 }
+
+#[test]
+fn report_rebuilds_the_page_from_results_json() {
+    use splitsteal_bench::report::{write_results, Record, RunMeta};
+    let dir = std::env::temp_dir().join(format!("splitsteal-report-cmd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    splitsteal_report::out_dir::prepare(&dir).unwrap();
+    let default = splitsteal::Policy::default().name();
+    let mut records = Vec::new();
+    for (s, t) in [(default, 0.10), ("rayon", 0.20), ("chili", 0.10)] {
+        let mut r = Record::new("suite", "fib", "n=30", s, 2);
+        r.set_times(vec![t]);
+        r.verified = true;
+        records.push(r);
+    }
+    splitsteal_bench::report::fill_ratios(&mut records);
+    // As a run before ×rayon was time ÷ rayon's stored it: rayon's time ÷ this one.
+    records[0].vs_rayon = Some(2.0);
+    let info = splitsteal_report::RunInfo {
+        command: "splitsteal bench --quick".into(),
+        date: "2026-01-01 00:00 UTC".into(),
+        machine: "test".into(),
+        settings: vec!["modes: suite; size: quick".into()],
+        ..Default::default()
+    };
+    // Flagged by an older rule (the load average alone): the rebuilt page reapplies today's.
+    let mut load =
+        splitsteal_bench::load::SectionLoad::new("suite", 2.0, Some(2.5), Some(2.5), Some(0.0), 2);
+    load.high = true;
+    let meta = RunMeta {
+        info: &info,
+        seed: 7,
+        size: "quick".into(),
+        load: vec![load],
+    };
+    write_results(&dir, &meta, &records).unwrap();
+    report(ReportArgs {
+        results: dir.join("results.json"),
+        out: None,
+    })
+    .unwrap();
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(
+        page.contains(&format!("Headline: {default}")),
+        "no headline"
+    );
+    assert!(page.contains("0.50× (0.50–0.50)"), "the ratio to rayon");
+    assert!(page.contains("report rebuilt from results.json"));
+    assert!(
+        page.contains("The machine was quiet"),
+        "the load flag recomputed"
+    );
+    let md = std::fs::read_to_string(dir.join("tables.md")).unwrap();
+    assert!(md.contains(&format!("### Headline: {default}")));
+    assert!(md.contains("0.50× (0.50–0.50)"));
+    // The suite summary's ×rayon recomputed the current way up.
+    assert!(md.contains("| 100 ms (0.50) |"), "{md}");
+    assert!(!md.contains("(2.00)"));
+    // Not a results.json: a usage error naming the file.
+    std::fs::write(dir.join("bad.json"), "{}").unwrap();
+    let e = report(ReportArgs {
+        results: dir.join("bad.json"),
+        out: None,
+    })
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("bad.json: not a results.json"),
+        "{e}"
+    );
+    assert_eq!(splitsteal_report::ExitError::exit_of(&*e), Exit::Usage);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn saved_modes_come_from_the_settings_the_load_and_the_records() {
+    let settings = vec!["modes: suite, iter, syncops; size: full".to_string()];
+    assert_eq!(
+        saved_modes(&settings, &[], &[]),
+        vec![Mode::Suite, Mode::Iter, Mode::Syncops]
+    );
+    assert_eq!(
+        saved_modes(&[], &["scaling".to_string()], &[]),
+        vec![Mode::Scaling]
+    );
+}

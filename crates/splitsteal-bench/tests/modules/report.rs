@@ -96,7 +96,7 @@ fn results_json_is_the_run_and_its_records() {
             2.0,
             Some(0.5),
             Some(2.5),
-            Some(0.1),
+            Some(0.3),
             2,
         )],
     };
