@@ -191,7 +191,7 @@ rayon-core = { git = \"file://$ROOT\" }
             "$requirement" "$(recipe "$ROOT")" >"$dir/Cargo.toml"
         echo 'fn main() { println!("{}", rayon::current_num_threads()); }' >"$dir/src/main.rs"
         echo "-- rayon = \"$requirement\": cargo build says"
-        (cd "$dir" && cargo build -q 2>&1 | grep -v -E '^\s*(Compiling|Finished|Locking|Adding|Updating|Downloaded?|Downloading)\b' |
+        (cd "$dir" && cargo build 2>&1 | grep -v -E '^\s*(Compiling|Finished|Locking|Adding|Updating|Downloaded?|Downloading|Blocking)\b' |
             sed 's/^/   /' | head -20) || true
         for crate in rayon rayon-core; do
             tree=$(cd "$dir" && cargo tree -q -i $crate --prefix none 2>/dev/null | grep -E "^$crate v" | sort -u) || true
