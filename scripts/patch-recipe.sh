@@ -18,8 +18,10 @@
 # README gives, the git form (the repository's committed HEAD, as `git = "file://..."`)
 # and `[patch.crates-io]` in a workspace's `.cargo/config.toml`, and prints what cargo says
 # for a dependency that asks for a rayon the shims do not cover (`=1.10.0`, `1.13`); those
-# also count in the exit status. About 3 minutes on 2 cores from a cold target folder (the
-# first run fetches the three crates from crates.io), 1 with --all once warm.
+# also count in the exit status. From a cold target folder the time is image's dependencies
+# in release (about 40 minutes on 2 cores shared with four other builds; the first run
+# fetches the crates from crates.io); 10 s once built, and --all adds about 7 minutes (the
+# git form builds splitsteal and the crates above it again).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK="$ROOT/target/patch-recipe"
