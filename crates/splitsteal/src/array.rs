@@ -95,6 +95,7 @@ mod tests {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use crate::iter::plumbing::{Producer, ProducerCallback};
     use crate::prelude::*;
 
     const N: usize = 64;
@@ -140,6 +141,34 @@ mod tests {
             .build()
             .unwrap();
         pool.install(f)
+    }
+
+    /// Splits the array's producer by hand (no pool, so Miri can run it): moves out one
+    /// item of the left piece and the last of the right, and drops the rest unread.
+    struct SplitAndStopEarly;
+
+    impl<'a> ProducerCallback<Counted<'a>> for SplitAndStopEarly {
+        type Output = [usize; 2];
+
+        fn callback<P: Producer<Item = Counted<'a>>>(self, producer: P) -> [usize; 2] {
+            let (left, right) = producer.split_at(N / 4);
+            let first = left.into_iter().next().map(|c| c.id);
+            let last = right.into_iter().next_back().map(|c| c.id);
+            [first.unwrap(), last.unwrap()]
+        }
+    }
+
+    #[test]
+    fn producer_driven_by_hand_drops_every_item_once() {
+        let drops = Drops::new();
+        assert_eq!(
+            drops
+                .array()
+                .into_par_iter()
+                .with_producer(SplitAndStopEarly),
+            [0, N - 1]
+        );
+        drops.assert_each_once("split by hand");
     }
 
     #[test]
