@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ecosystem-tests.sh: crates other people wrote on top of rayon, built against splitsteal and
-# their own rayon tests run, under every policy (issue 31: "a rayon program runs unchanged").
+# ecosystem-tests.sh: crates other people wrote on top of rayon, switched to splitsteal and
+# their own rayon tests run, under every policy ("a rayon program runs unchanged").
 #
 #   scripts/ecosystem-tests.sh [--policy NAME]... [CRATE...]
 #
@@ -9,17 +9,27 @@
 # nalgebra's arrays, im's vectors, petgraph's graphs, sprs's sparse products), wraps rayon's (indicatif's progress
 # iterators, rayon-cond's either-parallel-or-serial iterator) or uses its pools (jwalk's
 # directory walk, tokio-rayon's async spawns). The script copies its published source from the
-# cargo cache (fetching it when absent; nothing is committed here) to target/ecosystem/CRATE,
-# changes only its Cargo.toml's rayon dependency into the Cargo rename
-# `rayon = { package = "splitsteal", path = ... }` (and patches in the dependencies listed in
-# PATCHES, renamed the same way), then runs the crate's own tests that use rayon, once per
-# policy (SPLITSTEAL_POLICY; the tests use the global pool). Prints a line per crate and
-# policy; exit status 0 only if every run passed. Not in CI (it builds twelve more crates):
-# about 9 minutes on 2 cores from a cold target folder.
+# cargo cache (fetching it when absent; nothing is committed here), unmodified, to
+# $ECOSYSTEM_DIR/CRATE (outside this repository, so that it is its own workspace as
+# published), and switches its whole dependency tree to splitsteal with the recipe of
+# compat/README.md alone: `[patch.crates-io]` entries for rayon and rayon-core pointing at
+# compat/rayon and compat/rayon-core, given on cargo's command line (`--config`), and a
+# `cargo update` where it comes with a Cargo.lock (the README's step). It checks
+# with `cargo tree` that no registry rayon or rayon-core is left in the tree, then runs the
+# crate's own tests that use rayon, once per policy (SPLITSTEAL_POLICY; the tests use the
+# global pool). Prints a line per crate and policy; exit status 0 only if every run passed.
+# Not in CI (it builds twelve more crates): on 2 cores shared with four other builds, 49
+# minutes for three policies from a cold target folder, 10 minutes for six once built.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK="$ROOT/target/ecosystem"
+ECOSYSTEM_DIR=${ECOSYSTEM_DIR:-${TMPDIR:-/tmp}/splitsteal-ecosystem}
 CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
+# The toolchain this repository builds with, also for crates that pin another one (dashmap).
+export RUSTUP_TOOLCHAIN=${RUSTUP_TOOLCHAIN:-$(cd "$ROOT" && rustup show active-toolchain | cut -d' ' -f1)}
+# The recipe: the whole tree's rayon and rayon-core are the shims.
+PATCH=(--config "patch.crates-io.rayon.path='$ROOT/compat/rayon'"
+    --config "patch.crates-io.rayon-core.path='$ROOT/compat/rayon-core'")
 
 # name version features test-args... (features "-": none)
 CRATES=(
@@ -38,19 +48,12 @@ CRATES=(
     "sprs 0.11.6 multi_thread --lib smmp"
 )
 
-# Dependencies whose own rayon implementations a crate's rayon code uses (petgraph's graphs
-# hold indexmap's and hashbrown's tables): renamed the same way and patched in, so the whole
-# tree runs on splitsteal. name -> "dep@version ...".
-declare -A PATCHES=(
-    [petgraph]="indexmap@2.14.2 hashbrown@0.15.5"
-)
-
 policies=()
 only=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --policy) policies+=("$2"); shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         -*) echo "ecosystem-tests.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
         *) only+=("$1"); shift ;;
     esac
@@ -76,31 +79,36 @@ source_of() { # name version -> path of the unpacked published source
     echo "$hit"
 }
 
-# Copies the crate to $3 (default $WORK/name) and renames its rayon dependency (normal and
-# dev) to splitsteal.
-prepare() { # name version [dest]
-    local dest="${3:-$WORK/$1}"
+# Copies the crate's published source, unmodified, to $ECOSYSTEM_DIR/name. Where it comes
+# with a Cargo.lock (which pins a registry rayon, and versions older than splitsteal needs),
+# cargo would keep the pinned rayon and only warn that the patch "was not used in the crate
+# graph": as compat/README.md says, a `cargo update` with the patch moves the tree onto it.
+prepare() { # name version
+    local dest="$ECOSYSTEM_DIR/$1"
     rm -rf "$dest"
     cp -r "$(source_of "$1" "$2")" "$dest"
     chmod -R u+w "$dest"
-    # A pinned toolchain (dashmap pins one) is not part of the API: use this one.
-    rm -f "$dest/rust-toolchain" "$dest/rust-toolchain.toml"
-    python3 - "$dest/Cargo.toml" "$ROOT/crates/splitsteal" <<'PY'
-import re, sys
-path, splitsteal = sys.argv[1], sys.argv[2]
-text = open(path).read()
-def rename(m):
-    keep = [l for l in m.group(2).splitlines() if re.match(r"(optional|default-features)\s*=", l)]
-    return (m.group(1) + 'package = "splitsteal"\n' + f'path = "{splitsteal}"\n'
-            + "".join(l + "\n" for l in keep))
-new, n = re.subn(r"(\[(?:dev-)?dependencies\.rayon\]\n)((?:[^\[\n][^\n]*\n)*)", rename, text)
-if n == 0:
-    sys.exit(f"{path}: no [dependencies.rayon] section to rename")
-open(path, "w").write(new + "\n# Not part of any workspace.\n[workspace]\n")
-PY
+    if [ -f "$dest/Cargo.lock" ]; then
+        (cd "$dest" && cargo update -q "${PATCH[@]}")
+    fi
 }
 
-mkdir -p "$WORK"
+# Every rayon and rayon-core in the crate's tree (with its tests' dependencies) is a shim:
+# `cargo tree -i` lists one package per version/source, a shim as "(path)".
+patched() { # name features
+    local name=$1 features=$2 crate tree
+    for crate in rayon rayon-core; do
+        tree=$(cd "$ECOSYSTEM_DIR/$name" && cargo tree -q "${PATCH[@]}" -e normal,dev \
+            --features "$features" -i "$crate" --prefix none 2>&1 | grep -E "^$crate v" | sort -u) || true
+        if [ -z "$tree" ] || grep -v -F "($ROOT/compat/$crate)" <<<"$tree" | grep -q .; then
+            echo "$name: not every $crate in its tree is the shim:" >&2
+            printf '%s\n' "${tree:-(no $crate at all)}" >&2
+            return 1
+        fi
+    done
+}
+
+mkdir -p "$WORK" "$ECOSYSTEM_DIR"
 failed=0
 declare -A prepared=()
 for spec in "${CRATES[@]}"; do
@@ -111,20 +119,18 @@ for spec in "${CRATES[@]}"; do
     fi
     if [ -z "${prepared[$name]:-}" ]; then
         prepare "$name" "$version"
-        if [ -n "${PATCHES[$name]:-}" ]; then
-            mkdir -p "$WORK/patches"
-            printf '\n[patch.crates-io]\n' >>"$WORK/$name/Cargo.toml"
-            for dep in ${PATCHES[$name]}; do
-                prepare "${dep%@*}" "${dep#*@}" "$WORK/patches/$dep"
-                printf '%s = { path = "%s" }\n' "${dep%@*}" "$WORK/patches/$dep" >>"$WORK/$name/Cargo.toml"
-            done
-        fi
         prepared[$name]=1
+    fi
+    if ! patched "$name" "$features" 2>"$WORK/$name.tree.log"; then
+        echo "$name $version ($args): the patch did not take:"
+        cat "$WORK/$name.tree.log"
+        failed=1
+        continue
     fi
     # Built first, to tell a compile error from a failed test (doc tests build as they run).
     # shellcheck disable=SC2086 # $args is a list of cargo arguments
-    if [[ " $args " != *" --doc "* ]] && ! (cd "$WORK/$name" && CARGO_TARGET_DIR="$WORK/target" \
-        cargo test --release -q --features "$features" $args --no-run 2>"$WORK/$name.build.log"); then
+    if [[ " $args " != *" --doc "* ]] && ! (cd "$ECOSYSTEM_DIR/$name" && CARGO_TARGET_DIR="$WORK/target" \
+        cargo test "${PATCH[@]}" --release -q --features "$features" $args --no-run 2>"$WORK/$name.build.log"); then
         echo "$name $version ($args): does not compile against splitsteal:"
         grep -E '^error' -A6 "$WORK/$name.build.log" | head -30
         failed=1
@@ -132,8 +138,8 @@ for spec in "${CRATES[@]}"; do
     fi
     for policy in "${policies[@]}"; do
         # shellcheck disable=SC2086
-        if out=$(cd "$WORK/$name" && SPLITSTEAL_POLICY=$policy CARGO_TARGET_DIR="$WORK/target" \
-            timeout 300 cargo test --release -q --features "$features" $args 2>&1); then
+        if out=$(cd "$ECOSYSTEM_DIR/$name" && SPLITSTEAL_POLICY=$policy CARGO_TARGET_DIR="$WORK/target" \
+            timeout 300 cargo test "${PATCH[@]}" --release -q --features "$features" $args 2>&1); then
             summary=$(grep -E '^test result' <<<"$out" |
                 awk '{p += $4; f += $6; i += $8} END {print p " passed, " f " failed, " i " ignored"}')
             echo "$name $version ($args) under $policy: $summary"

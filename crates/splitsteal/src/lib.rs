@@ -97,6 +97,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod array;
 pub mod iter;
 pub mod par;
 pub mod prelude;

@@ -1,4 +1,4 @@
-//! `into_par_iter()` on a `Vec` (and on arrays): the items move out, each piece owning its
+//! `into_par_iter()` on a `Vec`: the items move out, each piece owning its
 //! part of the buffer.
 //!
 //! The `Vec`'s length is set to zero before the run, so the `Vec` frees only its buffer;
@@ -26,17 +26,6 @@ impl<T: Send> IntoParallelIterator for Vec<T> {
 
     fn into_par_iter(self) -> IntoIter<T> {
         IntoIter { vec: self }
-    }
-}
-
-impl<T: Send, const N: usize> IntoParallelIterator for [T; N] {
-    type Item = T;
-    type Iter = IntoIter<T>;
-
-    fn into_par_iter(self) -> IntoIter<T> {
-        IntoIter {
-            vec: Vec::from(self),
-        }
     }
 }
 
@@ -82,7 +71,7 @@ impl<T: Send> IndexedParallelIterator for IntoIter<T> {
 }
 
 /// Owns the items of `items`: moves them out as it is iterated, drops the rest.
-pub(super) struct DrainProducer<'data, T: Send> {
+pub(crate) struct DrainProducer<'data, T: Send> {
     items: &'data mut [T],
 }
 
@@ -90,7 +79,7 @@ impl<'data, T: Send> DrainProducer<'data, T> {
     /// # Safety
     /// `items` must be initialized and owned by nobody else: the producer drops or moves
     /// out every one of them.
-    pub(super) unsafe fn new(items: &'data mut [T]) -> Self {
+    pub(crate) unsafe fn new(items: &'data mut [T]) -> Self {
         DrainProducer { items }
     }
 }
@@ -125,7 +114,7 @@ impl<T: Send> Drop for DrainProducer<'_, T> {
 }
 
 /// The sequential iterator of a [`DrainProducer`] piece.
-pub(super) struct SliceDrain<'data, T> {
+pub(crate) struct SliceDrain<'data, T> {
     iter: std::slice::IterMut<'data, T>,
 }
 
