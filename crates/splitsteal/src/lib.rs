@@ -51,8 +51,10 @@
 //!
 //! # Coming from rayon
 //!
-//! Rename the dependency and keep the code: `rayon = { package = "splitsteal", ... }` in
-//! `Cargo.toml` (or `rayon-core = { package = "splitsteal", ... }` for rayon-core code).
+//! A whole dependency tree switches with one `[patch.crates-io]` of `rayon` and
+//! `rayon-core` to the repository's `compat/` packages (the README's "Switching from
+//! rayon"); one's own code alone, by renaming the dependency: `rayon = { package =
+//! "splitsteal", ... }` in `Cargo.toml`, the code unchanged.
 //! rayon-core's API ([`join()`], [`scope()`], [`spawn`], [`broadcast`], [`ThreadPool`],
 //! [`ThreadPoolBuilder`], ...) and rayon's parallel iterators ([`prelude`], [`iter`],
 //! [`slice`](mod@slice), ...) have rayon's names, signatures and semantics. Pools take their thread
@@ -60,8 +62,10 @@
 //! a value it cannot use is ignored), unless the builder sets it; a bad `SPLITSTEAL_*` value
 //! is an error from `build` naming the variable.
 //! splitsteal adds the builder's `policy`, `signal`, `deque_capacity` and `pin_threads`,
-//! [`ThreadPool::stats`], and data-parallel primitives in [`par`] (`par::current::sort`,
-//! `scan`, `filter`, `histogram`, ...).
+//! [`ThreadPool::stats`], data-parallel primitives in [`par`] (`par::current::sort`,
+//! `scan`, `filter`, `histogram`, ...), join handles ([`spawn_handle`]), futures on the
+//! pool ([`spawn_future`], [`block_on`]) and pools one can wait for
+//! ([`ThreadPool::wait_idle`], [`ThreadPool::shutdown`]).
 //!
 //! # Platforms
 //!
