@@ -631,13 +631,16 @@ mod tests {
 
     #[test]
     fn a_run_is_within_the_bound_up_to_the_bound_itself() {
-        let (w, p, l) = (100_000u64, 32usize, 22u64);
+        // W/p = 64 and the term 16.12·2·log2(512) ≈ 290.2 share one binade with their sum,
+        // so a makespan of exactly the bound has an overhead of exactly the term.
+        let (w, p, l) = (2048u64, 32usize, 2u64);
         let term = simlat::bound_overhead(w, l);
         let ideal = w as f64 / p as f64;
+        assert_eq!((ideal + term) - ideal, term, "the boundary case is exact");
         let at = RunCheck::new(w, p, l, ideal + term);
         assert!(at.within, "{at:?}");
-        assert!((at.bound_cmax - (ideal + term)).abs() < 1e-9);
-        assert!((at.ratio - 1.0).abs() < 1e-12);
+        assert_eq!(at.bound_cmax, ideal + term);
+        assert_eq!(at.ratio, 1.0);
         let half = RunCheck::new(w, p, l, ideal + term / 2.0);
         assert!(half.within && (half.ratio - 2.0).abs() < 1e-12, "{half:?}");
         let above = RunCheck::new(w, p, l, ideal + term + 0.01);
