@@ -1,4 +1,4 @@
-//! # splitsteal-dist: work stealing with latency on real processes (issue 35)
+//! # splitsteal-dist: work stealing with latency on real processes
 //!
 //! The WS-latency paper (Gast, Khatiri, Trystram & Wagner, 2018) bounds the makespan of work
 //! stealing when every message takes a one-way latency `λ`; its authors, like
