@@ -422,6 +422,23 @@ impl LatencyReport {
     /// How the command ends: `Ok` when every run was within the bound, otherwise a failure
     /// ([`Exit::Failed`](splitsteal_report::Exit::Failed), status 1) saying how many runs
     /// exceeded it. A failed check never ends with status 0.
+    ///
+    /// ```
+    /// use splitsteal_dist::bag::BagRun;
+    /// use splitsteal_dist::report::{Cell, LatencyReport};
+    /// use splitsteal_sim::latency::RunResult;
+    ///
+    /// let run = |cmax| BagRun { cmax, cmax_ns: 0, requests: 0, steals: 0, min_delay_ns: 0, delayed_handled: 0 };
+    /// let sim = [RunResult { cmax: 1100, requests: 0, successful_steals: 0, work_executed: 0 }];
+    /// // W = 8000, p = 8, λ = 2: the bound on the makespan is about 1353.6 u.
+    /// let cell = Cell::new(8000, 8, 2, vec![run(1100.0), run(1400.0)], &sim);
+    /// let rep = LatencyReport {
+    ///     backend: "example".into(), ranks: 8, unit_us: 1000, spin: false,
+    ///     pings: vec![], cells: vec![cell], violations: vec![],
+    /// };
+    /// assert!(rep.verdict_line().starts_with("verdict: EXCEEDS the paper's bound in 1 of 2 runs"));
+    /// assert!(rep.outcome().is_err());
+    /// ```
     pub fn outcome(&self) -> Result<(), ExitError> {
         let v = self.verdict();
         if v.holds() {
