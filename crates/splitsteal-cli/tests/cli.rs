@@ -379,3 +379,59 @@ fn a_reused_out_folder_loses_the_plots_this_run_did_not_draw() {
     assert!(out.join("suite-speedup.svg").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn dist_latency_prints_a_verdict_that_its_exit_status_agrees_with() {
+    let out = scratch("dist-latency");
+    let (code, stdout, stderr) = common::splitsteal(&[
+        "dist",
+        "latency",
+        "--backend",
+        "inproc",
+        "--procs",
+        "4",
+        "--works",
+        "400",
+        "--latencies",
+        "2",
+        "--repeat",
+        "3",
+        "--sim-runs",
+        "20",
+        "--pings",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Real runs on a busy host could in principle exceed the bound (ratio ≈ 5 leaves a wide
+    // margin): what must hold either way is a verdict per cell and overall, and an exit
+    // status that agrees with it.
+    let verdict = stdout
+        .lines()
+        .find(|l| l.starts_with("verdict: "))
+        .unwrap_or_else(|| panic!("no overall verdict in:\n{stdout}\n{stderr}"));
+    assert!(
+        stdout.contains("W =       400, p =   4, λ =   2: within the bound in 3/3 runs")
+            || stdout.contains("W =       400, p =   4, λ =   2: EXCEEDS the bound in "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("real/sim ") && stdout.contains("over 3 runs"),
+        "{stdout}"
+    );
+    match code {
+        0 => assert!(
+            verdict.starts_with("verdict: within the paper's bound in 3/3 runs"),
+            "{verdict}"
+        ),
+        1 => assert!(
+            verdict.starts_with("verdict: EXCEEDS the paper's bound")
+                && stderr.contains("exceeded the paper's bound"),
+            "{verdict}\n{stderr}"
+        ),
+        _ => panic!("exit status {code}:\n{stderr}"),
+    }
+    let table = std::fs::read_to_string(out.join("median_ratios.md")).unwrap();
+    assert!(table.starts_with(verdict), "{table}");
+    let _ = std::fs::remove_dir_all(&out);
+}

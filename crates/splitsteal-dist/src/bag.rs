@@ -389,14 +389,11 @@ pub fn check_bound(work: u64, procs: usize, latency: u64, cmax: f64) -> Result<f
             2 * latency
         ));
     }
-    let overhead = cmax - work as f64 / procs as f64;
-    if overhead > bound {
-        return Err(format!(
-            "run exceeds the bound: W = {work}, p = {procs}, λ = {latency}: overhead \
-             Cmax − W/p = {overhead:.1} units > 16.12·λ·log2(W/(2λ)) = {bound:.1}"
-        ));
+    let check = crate::report::RunCheck::new(work, procs, latency, cmax);
+    if !check.within {
+        return Err(format!("run {}", check.describe()));
     }
-    Ok(bound / overhead.max(f64::MIN_POSITIVE))
+    Ok(check.ratio)
 }
 
 #[cfg(test)]
