@@ -642,6 +642,24 @@ fn searches_and_try_consumers_stop_early() {
                 .find_first(|&i| i >= hit);
             assert_eq!(found, Some(hit));
         });
+        // Every item after the match is rejected: the pieces to its right must still look
+        // at `full()` between rejected items, not only when the filter passes one on.
+        assert_stops_early(
+            "find_first through a filter rejecting the rest",
+            hit + 1,
+            |c, n| {
+                let found = counted(c, n).filter(|&i| i == hit).find_first(|_| true);
+                assert_eq!(found, Some(hit));
+            },
+        );
+        assert_stops_early(
+            "find_any through a filter rejecting the rest",
+            hit + 1,
+            |c, n| {
+                let found = counted(c, n).filter(|&i| i == hit).find_any(|_| true);
+                assert_eq!(found, Some(hit));
+            },
+        );
         assert_stops_early("find_first through flat_map", hit + 1, |c, n| {
             // Rows of 1000: the inner runs must stop too, and the later rows not start.
             let found = (0..n / 1000)
