@@ -6,7 +6,8 @@
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::common::{data, everywhere, LENGTHS, SMALL_LENGTHS};
 use splitsteal::prelude::*;
@@ -642,6 +643,24 @@ fn searches_and_try_consumers_stop_early() {
                 .find_first(|&i| i >= hit);
             assert_eq!(found, Some(hit));
         });
+        // Every item after the match is rejected: the search must still stop, though the
+        // filter passes nothing more on to the searching folder.
+        assert_stops_early(
+            "find_first through a filter rejecting the rest",
+            hit + 1,
+            |c, n| {
+                let found = counted(c, n).filter(|&i| i == hit).find_first(|_| true);
+                assert_eq!(found, Some(hit));
+            },
+        );
+        assert_stops_early(
+            "find_any through a filter rejecting the rest",
+            hit + 1,
+            |c, n| {
+                let found = counted(c, n).filter(|&i| i == hit).find_any(|_| true);
+                assert_eq!(found, Some(hit));
+            },
+        );
         assert_stops_early("find_first through flat_map", hit + 1, |c, n| {
             // Rows of 1000: the inner runs must stop too, and the later rows not start.
             let found = (0..n / 1000)
@@ -671,6 +690,52 @@ fn searches_and_try_consumers_stop_early() {
             assert_eq!(r, Some(None));
         });
     });
+}
+
+/// A piece whose items `filter` rejects stops once a piece to its left has found the
+/// first match, though the filter never passes it an item to look at `full()` with: the
+/// left piece holds its match back until the right half is stolen and running.
+#[test]
+fn filter_rejecting_a_whole_piece_stops_at_a_match_on_its_left() {
+    let (n, hit) = (200_000, 10);
+    let right_started = AtomicBool::new(false);
+    let right_visited = AtomicUsize::new(0);
+    let pool = splitsteal::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let found = pool.install(|| {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(n / 2)
+            .map(|i| {
+                if i >= n / 2 {
+                    // Relaxed: flags and counters only; `install` orders the final read.
+                    right_started.store(true, Ordering::Relaxed);
+                    right_visited.fetch_add(1, Ordering::Relaxed);
+                    std::hint::black_box(work(i));
+                } else if i == hit {
+                    // Where no thief takes the right half within the wait, it is skipped
+                    // whole and the assertion below holds trivially.
+                    let start = Instant::now();
+                    while !right_started.load(Ordering::Relaxed)
+                        && start.elapsed() < Duration::from_secs(2)
+                    {
+                        std::thread::yield_now();
+                    }
+                }
+                i
+            })
+            .filter(|&i| i == hit)
+            .find_first(|_| true)
+    });
+    assert_eq!(found, Some(hit));
+    let right = right_visited.into_inner();
+    assert!(
+        right < n / 4,
+        "the right half ran through {right} of its {} items after the match",
+        n / 2
+    );
 }
 
 // ---- min, max ----
