@@ -229,7 +229,11 @@ fn an_out_folder_under_a_regular_file_is_named_before_running() {
 }
 
 /// A real failing cell: under an address-space limit (`ulimit -v`), a pool of 1000
-/// workers cannot get its thread stacks, so its cell is FAILED.
+/// workers cannot get its thread stacks, so its cell is FAILED. With one malloc arena: each
+/// thread's own arena reserves 64 MiB of address space, and with them a thread that had
+/// started could find no memory for its thread-local destructors (glibc then aborts the
+/// process) before a thread's creation failed; small allocations from the one arena leave
+/// the stacks to hit the limit first.
 #[test]
 fn a_failed_cell_exits_1_after_writing_the_report() {
     let out = scratch("failed");
@@ -244,6 +248,7 @@ fn a_failed_cell_exits_1_after_writing_the_report() {
         .args(&args)
         .env_remove("SPLITSTEAL_NUM_THREADS")
         .env_remove("SPLITSTEAL_POLICY")
+        .env("MALLOC_ARENA_MAX", "1")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
