@@ -2,7 +2,7 @@
 //! awkward lengths every adaptor and consumer is checked at.
 #![allow(dead_code)]
 
-use std::sync::OnceLock;
+use std::sync::{Once, OnceLock};
 
 use splitsteal::{Policy, ThreadPool, ThreadPoolBuilder};
 
@@ -139,4 +139,25 @@ impl splitsteal::iter::plumbing::UnindexedProducer for Unindexed {
     {
         folder.consume_iter(self.start..self.end)
     }
+}
+
+/// The payload of the panics the tests cause on purpose (their messages are not printed).
+pub const PLANNED: &str = "planned panic";
+
+/// Panics with [`PLANNED`] as the payload.
+pub fn planned() -> ! {
+    std::panic::panic_any(PLANNED)
+}
+
+/// Hides the planned panics' messages; any other panic is reported as usual.
+pub fn quiet_planned_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<&str>() != Some(&PLANNED) {
+                default(info);
+            }
+        }));
+    });
 }

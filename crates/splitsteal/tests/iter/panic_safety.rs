@@ -10,31 +10,9 @@
 use std::collections::{BTreeMap, LinkedList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Once;
 
-use crate::common::{everywhere, unindexed, SMALL_LENGTHS};
+use crate::common::{everywhere, planned, quiet_planned_panics, unindexed, PLANNED, SMALL_LENGTHS};
 use splitsteal::prelude::*;
-
-/// The payload of the panics these tests cause on purpose (their messages are not printed).
-const PLANNED: &str = "planned panic (panic_safety)";
-
-/// Panics with [`PLANNED`] as the payload.
-fn planned() -> ! {
-    std::panic::panic_any(PLANNED)
-}
-
-/// Hides the planned panics' messages; any other panic is reported as usual.
-fn quiet_planned_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if info.payload().downcast_ref::<&str>() != Some(&PLANNED) {
-                default(info);
-            }
-        }));
-    });
-}
 
 /// One test's bookkeeping: how many of its values are alive, and how many drops found a
 /// value already dropped.

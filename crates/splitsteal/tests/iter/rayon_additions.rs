@@ -5,28 +5,12 @@
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Once;
 
-use crate::common::everywhere;
+use crate::common::{everywhere, quiet_planned_panics, PLANNED};
 use splitsteal::prelude::*;
 
 /// Lengths: empty, one, two, small primes, and more than any pool splits into.
 const SIZES: &[usize] = &[0, 1, 2, 7, 97, 10_007];
-
-/// The payload of the panics these tests cause on purpose (their messages are hidden).
-const PLANNED: &str = "planned panic (rayon_additions)";
-
-fn quiet_planned_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if info.payload().downcast_ref::<&str>() != Some(&PLANNED) {
-                default(info);
-            }
-        }));
-    });
-}
 
 /// Counts the live values of one test and the drops of values already dropped.
 struct Counter {
