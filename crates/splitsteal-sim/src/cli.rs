@@ -29,6 +29,8 @@ pub enum SimCommand {
     Kernel(KernelArgs),
     /// Makespan, steals, claims cut and heavy fences of asym (own or shared fences) against lcws-signal and chase-lev, with sleeping thieves, in a timed model with measured costs.
     StealCost(StealCostArgs),
+    /// The timed model calibrated on a bench run's results.json: predicted speedups at P = 2 to 256 beside the measured 2-thread ones.
+    Scaling(ScalingArgs),
 }
 
 /// Work-division rule on the command line.
@@ -217,6 +219,7 @@ pub fn run(cmd: SimCommand) -> Result<(), Box<dyn std::error::Error>> {
         SimCommand::Dag(a) => run_dag(a),
         SimCommand::Kernel(a) => run_kernel(a),
         SimCommand::StealCost(a) => run_steal_cost(a),
+        SimCommand::Scaling(a) => run_scaling(a),
     }
 }
 
@@ -1287,6 +1290,116 @@ fn run_steal_cost(a: StealCostArgs) -> Result<(), Box<dyn std::error::Error>> {
         secs,
         &files,
     )
+}
+
+/// Flags of `sim scaling`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The synchronization costs are sim steal-cost's defaults (measured on a \
+2-vCPU KVM guest); each workload's node time comes from its serial time in RESULTS.json. \
+crate::scaling's documentation says how the model is sized and compared.
+
+Example:
+  splitsteal sim scaling --from docs/results/suite/results.json --runs 5 --out sim-report/scaling"
+)]
+pub struct ScalingArgs {
+    /// A results.json written by `splitsteal bench` with suite records.
+    #[arg(long, value_name = "RESULTS.json")]
+    pub from: PathBuf,
+    /// Processor counts of the predictions (comma separated, 1..=1024; P = 1 and 2 are
+    /// simulated in any case).
+    #[arg(long, value_delimiter = ',', default_value = "2,4,8,16,64,256", value_parser = parse_steal_procs)]
+    pub procs_list: Vec<usize>,
+    /// Runs per (workload, policy, P) cell.
+    #[arg(long, short = 'n', default_value = "5", value_parser = parse_at_least_one)]
+    pub runs: usize,
+    /// Base seed (victim choices; the random shapes' DAGs).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Largest fork depth of a fib-shaped model DAG (3·2^d − 2 nodes); a workload that forks
+    /// more is modelled by the largest tree, with its time per fork.
+    #[arg(long, default_value = "20", value_parser = parse_fib_depth)]
+    pub max_fib_depth: u32,
+    /// list-walk and spawn-burst: units of a leaf, the leaf's time over a walk or spawn step.
+    #[arg(long, default_value = "1000", value_parser = parse_units)]
+    pub leaf_units: u32,
+    /// Output directory for scaling.json, scaling.md and index.html; checked before anything runs.
+    #[arg(long, default_value = "sim-report")]
+    pub out: PathBuf,
+    /// Print the calibrations and predictions as JSON instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn run_scaling(a: ScalingArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use crate::scaling::{self, ScalingExperiment};
+    let e = ScalingExperiment {
+        procs: a.procs_list.clone(),
+        runs: checked_runs(a.runs as u64)?,
+        seed: a.seed,
+        max_fib_depth: a.max_fib_depth,
+        leaf_units: a.leaf_units,
+        ..ScalingExperiment::default()
+    };
+    e.validate().map_err(ExitError::usage)?;
+    let measured = scaling::load(&a.from).map_err(ExitError::usage)?;
+    let t = Instant::now();
+    let calibrated = scaling::calibrate_all(&measured.records, &e)
+        .map_err(|err| ExitError::usage(format!("{}: {err}", a.from.display())))?;
+    let created = !a.out.exists();
+    prepare_out(&a.out)?;
+    on_interrupt("the scaling simulation", &a.out, created);
+    let mut meta = RunMeta::new(
+        a.seed,
+        &e,
+        vec![
+            format!(
+                "measured: {} ({}), `{}`",
+                measured.run.machine, measured.run.date, measured.run.command
+            ),
+            format!(
+                "workloads {}; policies asym, lcws-signal, chase-lev; P = {:?}; {} runs per cell, seed {}",
+                calibrated
+                    .iter()
+                    .map(|(c, _)| c.analog.workload)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                e.simulated_procs(),
+                e.runs,
+                e.seed
+            ),
+        ],
+    );
+    let progress = Progress::start(
+        "scaling",
+        scaling::planned_runs(&e, calibrated.len()) as u64,
+    );
+    let results = scaling::run(&measured.records, &calibrated, &e, &progress)?;
+    progress.finish();
+    let secs = t.elapsed().as_secs_f64();
+    meta.info.timing.push(format!("simulated in {secs:.1} s"));
+    let files = crate::scaling_report::write(&a.out, &e, &measured.run, &results, &meta)?;
+    if a.json {
+        say!(
+            "{}",
+            serde_json::to_string(&crate::scaling_report::json_doc(
+                &e,
+                &measured.run,
+                &results,
+                &meta
+            ))?
+        );
+    } else {
+        say!(
+            "{}",
+            crate::scaling_report::table(&e, &measured.run, &results)
+        );
+        say!("simulated in {secs:.1} s");
+        for f in files {
+            say!("wrote {}", f.display());
+        }
+    }
+    Ok(())
 }
 
 /// The end of a grid command (`kernel`, `steal-cost`): its run and cells as one JSON

@@ -106,6 +106,22 @@
 //! splitsteal sim steal-cost --policies asym-half-own,asym-half --no-sleep
 //! ```
 //!
+//! ## `sim scaling`: the timed model calibrated on a measured suite run ([`scaling`], [`scaling_report`])
+//!
+//! Reads a `results.json` of `splitsteal bench` (its suite records, through the bench's own
+//! `Record`), gives each workload with a model analog (`fib` and `treesum` → `fib`, `uts` →
+//! `irregular`, `nqueens` → `nqueens`, `listwalk` and `spine` → `list-walk`, `spawnloop`,
+//! `spawnjoin` and `spawnparfor` → `spawn-burst`) a model DAG whose node time is its serial
+//! time per node, runs `asym`, `lcws-signal` and `chase-lev` at every `--procs-list` P, and
+//! sets the predicted speedups beside the measured 2-thread ones (rayon beside `chase-lev`),
+//! with a verdict at P = 2 (`--from`, `--procs-list` (default 2,4,8,16,64,256), `--runs`,
+//! `--seed`, `--max-fib-depth`, `--leaf-units`, `--out`, `--json`); it writes `scaling.json`,
+//! `scaling.md` and `index.html`.
+//!
+//! ```text
+//! splitsteal sim scaling --from docs/results/suite/results.json --runs 5 --out sim-report/scaling
+//! ```
+//!
 //! ## What every simulator does as a command-line tool
 //!
 //! Before the first run: every value is checked, the cost is estimated and refused above
@@ -132,6 +148,8 @@ pub mod meta;
 pub mod par;
 pub mod plot;
 pub mod progress;
+pub mod scaling;
+pub mod scaling_report;
 pub mod stats;
 pub mod steal_cost;
 pub mod steal_cost_report;

@@ -61,6 +61,11 @@ fn bad_flags_are_clap_errors_not_panics() {
         vec!["t", "steal-cost", "--spin-rounds", "-1"],
         vec!["t", "steal-cost", "--spin-rounds", "5e9"],
         vec!["t", "steal-cost", "--no-sleep", "yes"],
+        vec!["t", "scaling"],
+        vec!["t", "scaling", "--from", "r.json", "--procs-list", "0"],
+        vec!["t", "scaling", "--from", "r.json", "--runs", "0"],
+        vec!["t", "scaling", "--from", "r.json", "--max-fib-depth", "27"],
+        vec!["t", "scaling", "--from", "r.json", "--leaf-units", "0"],
     ] {
         assert!(Top::try_parse_from(&args).is_err(), "{args:?} should fail");
     }
@@ -88,6 +93,45 @@ fn bad_flags_are_clap_errors_not_panics() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn scaling_defaults_are_the_libraries() {
+    use splitsteal_sim::scaling::ScalingExperiment;
+    let t = Top::try_parse_from(["t", "scaling", "--from", "r.json"]).unwrap();
+    let SimCommand::Scaling(a) = t.cmd else {
+        panic!("not scaling")
+    };
+    let d = ScalingExperiment::default();
+    assert_eq!(a.from, std::path::PathBuf::from("r.json"));
+    assert_eq!(
+        (a.procs_list, a.runs, a.seed, a.max_fib_depth, a.leaf_units),
+        (d.procs, d.runs, d.seed, d.max_fib_depth, d.leaf_units)
+    );
+}
+
+#[test]
+fn scaling_on_a_missing_file_is_a_usage_error() {
+    let dir =
+        std::env::temp_dir().join(format!("splitsteal-sim-scaling-cli-{}", std::process::id()));
+    let missing = dir.join("missing.json");
+    let t = Top::try_parse_from([
+        "t",
+        "scaling",
+        "--from",
+        missing.to_str().unwrap(),
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ])
+    .unwrap();
+    let err = run(t.cmd).unwrap_err();
+    assert_eq!(
+        splitsteal_report::ExitError::exit_of(&*err),
+        splitsteal_report::Exit::Usage
+    );
+    assert!(err.to_string().contains("missing.json"), "{err}");
+    // Refused before the output folder is made.
+    assert!(!dir.join("out").exists());
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod meta;
 mod par;
 mod plot;
 mod progress;
+mod scaling;
 mod stats;
 mod steal_cost;
 mod steal_cost_report;
