@@ -269,10 +269,16 @@ fn run_sets_each_scheduler_beside_its_model_and_writes_the_report() {
     let measured = asym.measured.unwrap();
     let v = asym.verdict.unwrap();
     assert_eq!(v, verdict(asym.predicted_self_2, &measured.self_relative));
-    assert_eq!(
-        asym.verdict_over_serial.unwrap(),
-        verdict(asym.at(2).unwrap().speedup, &measured.over_serial.unwrap())
-    );
+    // chase-lev's fence per pop makes its model slower than the serial elision at P = 1, so
+    // its two verdicts judge different numbers.
+    assert!(chase.at(1).unwrap().speedup < 1.0);
+    for s in [asym, chase] {
+        let m = s.measured.unwrap();
+        assert_eq!(
+            s.verdict_over_serial.unwrap(),
+            verdict(s.at(2).unwrap().speedup, &m.over_serial.unwrap())
+        );
+    }
     assert!(chase.verdict.is_some() && chase.verdict_over_serial.is_some());
     assert!(lcws.verdict.is_none() && rayon.verdict.is_none());
     assert!(lcws.verdict_over_serial.is_none() && rayon.verdict_over_serial.is_none());
