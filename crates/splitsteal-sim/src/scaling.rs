@@ -33,6 +33,42 @@
 //!
 //! The predictions at every P are over the serial elision. `rayon` is compared with the
 //! `chase-lev` model, the deque it uses.
+//!
+//! # Example
+//!
+//! Calibration and the verdict on a hand-made results.json (`splitsteal sim scaling --from
+//! results.json` runs the model too):
+//!
+//! ```
+//! use splitsteal_sim::scaling::{calibrate_all, measured_speedup, parse, verdict, ScalingExperiment};
+//!
+//! let cell = |scheduler: &str, threads: usize, secs: f64, tasks: Option<u64>| {
+//!     serde_json::json!({
+//!         "experiment": "suite", "workload": "fib", "params": "n = 10",
+//!         "scheduler": scheduler, "threads": threads, "reps": 1,
+//!         "median_s": secs, "min_s": secs, "max_s": secs, "verified": true,
+//!         "stats": tasks.map(|t| serde_json::json!({"cas": 0, "fences": 0, "steals": 0,
+//!             "steal_attempts": 0, "exposures": 0, "signals": 0, "tasks": t, "rmw": 0,
+//!             "sleeps": 0, "mailed": 0})),
+//!         "speedup": null, "vs_rayon": null, "error": null, "times_s": [secs], "extra": {}
+//!     })
+//! };
+//! let json = serde_json::json!({"run": {}, "records": [
+//!     cell("serial", 1, 0.003, None),
+//!     cell("asym", 1, 0.004, Some(64)),
+//!     cell("asym", 2, 0.002, Some(64)),
+//! ]});
+//! let measured = parse(&json.to_string())?;
+//! let calibrated = calibrate_all(&measured.records, &ScalingExperiment::default())?;
+//! let fib = &calibrated[0].0;
+//! // 63 forks: the complete tree of depth 6, 3·2^6 − 2 nodes, 3 ms over them.
+//! assert_eq!((fib.forks, fib.model_work), (63, 190));
+//! assert!((fib.node_ns - 3e6 / 190.0).abs() < 1e-9);
+//! let asym = measured_speedup(&measured.records, "fib", "asym").unwrap();
+//! assert!(verdict(2.0, &asym.self_relative).agrees);
+//! assert!(!verdict(1.5, &asym.self_relative).agrees);
+//! # Ok::<(), String>(())
+//! ```
 
 use std::path::Path;
 
