@@ -1323,6 +1323,10 @@ pub struct ScalingArgs {
     /// list-walk and spawn-burst: units of a leaf, the leaf's time over a walk or spawn step.
     #[arg(long, default_value = "1000", value_parser = parse_units)]
     pub leaf_units: u32,
+    /// irregular and nqueens: the largest model DAG (nodes) when deepening it toward the
+    /// workload's fork count.
+    #[arg(long, default_value = "4e6", value_parser = parse_at_least_one)]
+    pub max_random_nodes: usize,
     /// Output directory for scaling.json, scaling.md and index.html; checked before anything runs.
     #[arg(long, default_value = "sim-report")]
     pub out: PathBuf,
@@ -1339,6 +1343,7 @@ fn run_scaling(a: ScalingArgs) -> Result<(), Box<dyn std::error::Error>> {
         seed: a.seed,
         max_fib_depth: a.max_fib_depth,
         leaf_units: a.leaf_units,
+        max_random_nodes: a.max_random_nodes,
         ..ScalingExperiment::default()
     };
     e.validate().map_err(ExitError::usage)?;

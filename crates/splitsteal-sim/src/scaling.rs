@@ -11,9 +11,12 @@
 //! The measured size is the number of forks, `tasks − 1`, where `tasks` is the runtime's
 //! own count of jobs executed (`stats.tasks`, which counts the root job too), the largest
 //! over the workload's splitsteal records: an adaptive splitter (`par_for`) makes tasks only
-//! when a thief shows up, so a 1-thread run understates what a parallel run forks. Where the
-//! model DAG is smaller than the measured one (a capped `fib` depth; `irregular` and
-//! `nqueens`, whose size the records do not determine), the time per fork is kept: `node_ns =
+//! when a thief shows up, so a 1-thread run understates what a parallel run forks. The model
+//! DAG forks that often where its shape can: `fib`'s complete tree up to
+//! [`ScalingExperiment::max_fib_depth`], the list walk and the spawn burst exactly;
+//! `irregular` and `nqueens` are deepened from `sim steal-cost`'s defaults while they fork
+//! no more often than the workload and stay within [`ScalingExperiment::max_random_nodes`].
+//! Where the model DAG is smaller than the measured one, the time per fork is kept: `node_ns =
 //! serial / forks_measured × forks_model / work_model`, so a steal costs the model the same
 //! share of a task's work as it costs the runtime. At the measured size the two rules are
 //! the same: serial time per node.
@@ -224,9 +227,15 @@ pub struct ScalingExperiment {
     /// Units of a leaf of the list-walk and spawn-burst shapes: how much longer a leaf is
     /// than a walk or spawn step.
     pub leaf_units: u32,
+    /// Largest `irregular` or `nqueens` model DAG (nodes) when deepening it toward the
+    /// workload's fork count.
+    pub max_random_nodes: usize,
     /// The costs, but `node_ns`, which each workload's calibration sets.
     pub costs: Costs,
 }
+
+/// How much deeper each step of sizing an `irregular` model DAG goes (nodes of depth).
+pub const IRREGULAR_DEPTH_STEP: u32 = 10;
 
 impl Default for ScalingExperiment {
     fn default() -> Self {
@@ -236,6 +245,7 @@ impl Default for ScalingExperiment {
             seed: 1,
             max_fib_depth: 20,
             leaf_units: 1000,
+            max_random_nodes: 4_000_000,
             costs: Costs::default(),
         }
     }
@@ -261,6 +271,9 @@ impl ScalingExperiment {
                 crate::dag::Dag::MAX_REGULAR_DEPTH,
                 self.max_fib_depth
             ));
+        }
+        if self.max_random_nodes == 0 {
+            return Err("the largest random DAG must have at least 1 node".into());
         }
         if self.leaf_units == 0 {
             return Err("a leaf must be at least 1 unit".into());
@@ -376,10 +389,33 @@ pub fn calibrate(
             format!("workload {w} has no splitsteal counters (stats.tasks), which size its model")
         })?;
     let forks = tasks.saturating_sub(1).max(1);
-    let shape_params = shape_params(analog, forks, e);
-    let dag = shape_params
-        .build(analog.shape, run_seed(e.seed ^ 0x5EED, 0, 0))
+    let seed = run_seed(e.seed ^ 0x5EED, 0, 0);
+    let mut shape_params = shape_params(analog, forks, e);
+    let mut dag = shape_params
+        .build(analog.shape, seed)
         .map_err(|err| format!("{w}: {err}"))?;
+    // The random shapes' size is set by a depth: deepen from the default while the DAG
+    // forks no more often than the workload and stays within the node budget.
+    if analog.shape.is_random() {
+        loop {
+            let mut deeper = shape_params;
+            deeper.max_nodes = e.max_random_nodes;
+            match analog.shape {
+                Shape::Irregular => deeper.irregular_depth += IRREGULAR_DEPTH_STEP,
+                _ => deeper.nqueens_depth += 1,
+            }
+            if deeper.nqueens_depth > 64 {
+                break;
+            }
+            match deeper.build(analog.shape, seed) {
+                // The build itself refuses a DAG over the budget.
+                Ok(g) if g.forks() <= forks => {
+                    (shape_params, dag) = (deeper, g);
+                }
+                _ => break,
+            }
+        }
+    }
     let ns_per_fork = serial_s * 1e9 / forks as f64;
     let node_ns = ns_per_fork * dag.forks() as f64 / dag.work() as f64;
     let cal = Calibration {

@@ -66,6 +66,14 @@ fn bad_flags_are_clap_errors_not_panics() {
         vec!["t", "scaling", "--from", "r.json", "--runs", "0"],
         vec!["t", "scaling", "--from", "r.json", "--max-fib-depth", "27"],
         vec!["t", "scaling", "--from", "r.json", "--leaf-units", "0"],
+        vec![
+            "t",
+            "scaling",
+            "--from",
+            "r.json",
+            "--max-random-nodes",
+            "0",
+        ],
     ] {
         assert!(Top::try_parse_from(&args).is_err(), "{args:?} should fail");
     }
@@ -105,8 +113,22 @@ fn scaling_defaults_are_the_libraries() {
     let d = ScalingExperiment::default();
     assert_eq!(a.from, std::path::PathBuf::from("r.json"));
     assert_eq!(
-        (a.procs_list, a.runs, a.seed, a.max_fib_depth, a.leaf_units),
-        (d.procs, d.runs, d.seed, d.max_fib_depth, d.leaf_units)
+        (
+            a.procs_list,
+            a.runs,
+            a.seed,
+            a.max_fib_depth,
+            a.leaf_units,
+            a.max_random_nodes
+        ),
+        (
+            d.procs,
+            d.runs,
+            d.seed,
+            d.max_fib_depth,
+            d.leaf_units,
+            d.max_random_nodes
+        )
     );
 }
 

@@ -296,3 +296,54 @@ fn run_sets_each_scheduler_beside_its_model_and_writes_the_report() {
     assert!(dir.join("index.html").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn random_shapes_deepen_toward_the_measured_fork_count() {
+    let nqueens = *ANALOGS.iter().find(|a| a.workload == "nqueens").unwrap();
+    let uts = *ANALOGS.iter().find(|a| a.workload == "uts").unwrap();
+    let e = ScalingExperiment {
+        max_random_nodes: 10_000_000,
+        ..ScalingExperiment::default()
+    };
+    let seed = splitsteal_sim::par::run_seed(e.seed ^ 0x5EED, 0, 0);
+    for (analog, tasks) in [(nqueens, 1_000_001), (uts, 200_001)] {
+        let m = parse(&results(vec![
+            record(analog.workload, "serial", 1, [0.1, 0.1, 0.1], None),
+            record(analog.workload, "asym", 1, [0.1, 0.1, 0.1], Some(tasks)),
+        ]))
+        .unwrap();
+        let (c, dag) = calibrate(&m.records, &analog, &e).unwrap().unwrap();
+        let defaults = splitsteal_sim::steal_cost::ShapeParams::default();
+        let mut deeper = c.shape_params;
+        match analog.shape {
+            Shape::Nqueens => {
+                assert!(
+                    c.shape_params.nqueens_depth > defaults.nqueens_depth,
+                    "{c:?}"
+                );
+                deeper.nqueens_depth += 1;
+            }
+            _ => {
+                assert!(
+                    c.shape_params.irregular_depth > defaults.irregular_depth,
+                    "{c:?}"
+                );
+                deeper.irregular_depth += IRREGULAR_DEPTH_STEP;
+            }
+        }
+        // The deepest that forks no more often than measured, within the budget.
+        assert!(
+            c.model_forks <= tasks - 1 && c.model_nodes <= 10_000_000,
+            "{c:?}"
+        );
+        assert_eq!(dag.forks(), c.model_forks);
+        deeper.max_nodes = usize::MAX;
+        let next = deeper.build(analog.shape, seed).unwrap();
+        assert!(
+            next.forks() > tasks - 1 || next.nodes() > 10_000_000,
+            "{c:?}"
+        );
+        let want = 0.1e9 / (tasks - 1) as f64 * c.model_forks as f64 / c.model_work as f64;
+        assert!((c.node_ns - want).abs() < 1e-9 * want);
+    }
+}
