@@ -115,8 +115,8 @@
 //! time per node, runs `asym`, `lcws-signal` and `chase-lev` at every `--procs-list` P, and
 //! sets the predicted speedups beside the measured 2-thread ones (rayon beside `chase-lev`),
 //! with a verdict at P = 2 (`--from`, `--procs-list` (default 2,4,8,16,64,256), `--runs`,
-//! `--seed`, `--max-fib-depth`, `--leaf-units`, `--out`, `--json`); it writes `scaling.json`,
-//! `scaling.md` and `index.html`.
+//! `--seed`, `--max-fib-depth`, `--leaf-units`, `--max-random-nodes`, `--out`, `--json`); it
+//! writes `scaling.json`, `scaling.md` and `index.html`.
 //!
 //! ```text
 //! splitsteal sim scaling --from docs/results/suite/results.json --runs 5 --out sim-report/scaling
