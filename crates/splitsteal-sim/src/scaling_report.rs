@@ -9,6 +9,7 @@ use splitsteal_report::out_dir;
 use splitsteal_report::page::Page;
 
 use crate::meta::RunMeta;
+use crate::plot::{self, Series};
 use crate::scaling::{
     MeasuredRun, ScalingExperiment, SchedulerResult, Spread, Verdict, WorkloadResult,
 };
@@ -184,8 +185,42 @@ pub fn table(e: &ScalingExperiment, measured: &MeasuredRun, results: &[WorkloadR
     s
 }
 
-/// Writes `scaling.json` (with the `"run"` facts), `scaling.md` and `index.html` into
-/// `out`; returns the paths.
+/// The figure's file name.
+pub const FIGURE: &str = "scaling_asym_vs_chase_lev.svg";
+
+/// Draws asym's predicted speedup over chase-lev's against P, one line per workload, with
+/// parity as a reference.
+fn figure(path: &Path, e: &ScalingExperiment, results: &[WorkloadResult]) -> plot::PlotResult {
+    let mut series: Vec<Series> = results
+        .iter()
+        .map(|w| Series {
+            name: w.calibration.analog.workload.to_string(),
+            points: e
+                .procs
+                .iter()
+                .filter_map(|&p| Some((p as f64, versus_chase_lev(w, "asym", p)?)))
+                .collect(),
+            reference: false,
+        })
+        .collect();
+    series.push(Series {
+        name: "parity".into(),
+        points: e.procs.iter().map(|&p| (p as f64, 1.0)).collect(),
+        reference: true,
+    });
+    plot::line_plot(
+        path,
+        "model: asym's speedup ÷ chase-lev's",
+        "processors P",
+        "asym ÷ chase-lev (log scale)",
+        &series,
+        true,
+        true,
+    )
+}
+
+/// Writes `scaling.json` (with the `"run"` facts), `scaling.md`, the figure and
+/// `index.html` into `out`; returns the paths.
 pub fn write(
     out: &Path,
     e: &ScalingExperiment,
@@ -214,13 +249,20 @@ pub fn write(
          and its synchronization costs measured on the same 2-vCPU machine, predicts each policy's speedup at P \
          processors. At P = 2 it is set beside the measured self-relative speedup; beyond, it is the model alone.",
     );
+    let svg = out.join(FIGURE);
+    figure(&svg, e, results)?;
+    page.section("figures", "Figure").figure(
+        FIGURE,
+        "asym's predicted speedup over chase-lev's against P, per workload (above 1: asym faster)",
+    );
     page.section("tables", "Tables")
         .table_html(&crate::sweep::markdown_tables_html(&body));
     page.section("files", "Data files").raw_html(
         "<ul><li><a href=\"scaling.json\">scaling.json</a>: every calibration and prediction, with the run facts</li>\
-         <li><a href=\"scaling.md\">scaling.md</a>: the tables above</li></ul>",
+         <li><a href=\"scaling.md\">scaling.md</a>: the tables above</li>\
+         <li><a href=\"scaling_asym_vs_chase_lev.svg\">scaling_asym_vs_chase_lev.svg</a>: the figure</li></ul>",
     );
-    Ok(vec![js, md, page.write(out)?])
+    Ok(vec![js, md, svg, page.write(out)?])
 }
 
 /// The JSON document of a run: `{"run", "measured_run", "experiment", "workloads"}`.
