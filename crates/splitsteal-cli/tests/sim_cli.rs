@@ -326,3 +326,62 @@ fn an_interrupted_sweep_says_so_and_exits_130() {
     assert!(!out.exists(), "the empty folder is removed: {rest}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `sim scaling` on the committed suite run, tiny: exit 0, JSON with the run's facts, an
+/// index whose links resolve; a missing `--from` or an unwritable `--out` is refused with
+/// exit 2 and the path, before anything is simulated.
+#[test]
+fn scaling_reads_a_suite_run_and_refuses_bad_input_up_front() {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/results/suite/results.json");
+    let suite = suite.to_str().unwrap();
+    let tiny = [
+        "scaling",
+        "--from",
+        suite,
+        "--procs-list",
+        "2,4",
+        "--runs",
+        "1",
+        "--max-fib-depth",
+        "8",
+        "--max-random-nodes",
+        "50000",
+    ];
+    let d = scratch("scaling");
+    let out = d.join("report");
+    let mut args = tiny.to_vec();
+    args.push("--json");
+    let o = sim(&args, Some(&out));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    assert!(s.starts_with("{\"run\":{\"command\":"), "{s}");
+    assert!(s.contains("\"verdict\":"), "{s}");
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for f in links(&html).iter().filter(|l| !l.starts_with('#')) {
+        assert!(out.join(f).is_file(), "index links to missing {f}");
+    }
+
+    let missing = d.join("no-results.json");
+    let mut args = tiny.to_vec();
+    args[2] = missing.to_str().unwrap();
+    let o = sim(&args, Some(&d.join("never")));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no-results.json") && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(!d.join("never").exists());
+
+    let blocker = d.join("a-file");
+    std::fs::write(&blocker, "x").unwrap();
+    let o = sim(&tiny, Some(&blocker.join("report")));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&blocker.display().to_string()), "{err}");
+    assert!(
+        !err.contains("runs planned"),
+        "simulated before checking --out: {err}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
