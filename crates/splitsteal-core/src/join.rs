@@ -72,8 +72,8 @@ where
     join_on(unsafe { &*worker }, ignoring_worker(a), ignoring_worker(b))
 }
 
-/// [`join`] where its worker has no thief (the only worker of its pool) or there is no
-/// worker. Alone, it runs `a` then `b` in line, as the serial elision does: pushing `b`
+/// [`join`] where its worker has no thief (the only worker of an `asym` pool) or there
+/// is no worker. Alone, it runs `a` then `b` in line, as the serial elision does: pushing `b`
 /// could only hand it back to the same thread after `a`, the one difference being that
 /// `a`'s own waits (`yield_now`, a latch) would run `b` sooner. Its first test is the
 /// null check `join` made before its worker could be alone, so an ordinary pool's join

@@ -1352,7 +1352,8 @@ impl ThreadPool {
     ///     })
     /// });
     /// assert_eq!(pending, Some(true));
-    /// // A lone worker runs both closures of a `join` in line: nothing waits.
+    /// // The only worker of an `asym` pool (the default) runs both closures of a `join`
+    /// // in line: nothing waits.
     /// let (pending, ()) = pool.install(|| {
     ///     splitsteal::join(|| pool.current_thread_has_pending_tasks(), || ())
     /// });

@@ -76,7 +76,7 @@ thread_local! {
     // exposure signal handler.
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
     // `CURRENT` where its worker may have thieves, null where it has none (the only
-    // worker of its pool) or no worker is current: `join`'s one load, which then takes
+    // worker of an `asym` pool) or no worker is current: `join`'s one load, which then takes
     // its common path as it did with `CURRENT` alone (see `WorkerThread::for_join`).
     static JOINS_IN_DEQUE: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 }
@@ -250,8 +250,9 @@ pub(crate) struct WorkerThread {
     leave_pending: Cell<bool>,
     /// Whether task starts are recorded (a copy of the registry's setting, one load away).
     records_starts: bool,
-    /// The only worker of its pool, in a pool that records no task starts: no thief can
-    /// ever take a join's second closure, so `join` runs both closures in line.
+    /// The only worker of an `asym` pool that records no task starts: no thief can ever
+    /// take a join's second closure, so `join` runs both closures in line. The papers'
+    /// policies keep their deque operations at one worker, where the papers measure them.
     alone: bool,
     rng: Cell<u64>,
     pub(crate) counters: WorkerCounters,
@@ -268,7 +269,9 @@ impl WorkerThread {
         WorkerThread {
             records_starts: registry.latency.is_some(),
             // Fixed for the pool's life: a pool never gains workers.
-            alone: registry.workers.len() == 1 && registry.latency.is_none(),
+            alone: registry.workers.len() == 1
+                && registry.latency.is_none()
+                && registry.policy() == crate::Policy::Asym,
             exposer: deque.signal_exposer(),
             deque,
             wanted,
@@ -289,9 +292,9 @@ impl WorkerThread {
         CURRENT.with(Cell::get)
     }
 
-    /// The calling thread's worker if a thief may take what it pushes, else null: outside
-    /// any pool, or on the only worker of its pool (`join` then runs both closures in
-    /// line, see [`WorkerThread::current`]).
+    /// The calling thread's worker unless it is alone (the only worker of an `asym` pool:
+    /// `join` then runs both closures in line; see [`WorkerThread::current`]); null
+    /// outside any pool too.
     #[inline(always)]
     pub(crate) fn for_join() -> *const WorkerThread {
         JOINS_IN_DEQUE.with(Cell::get)
@@ -493,7 +496,7 @@ impl WorkerThread {
         }
     }
 
-    /// Whether this is the only worker of its pool (and no task start is recorded): no
+    /// Whether this is the only worker of an `asym` pool that records no task starts: no
     /// thief can take what it pushes, so joins run both closures in line.
     #[inline(always)]
     pub(crate) fn is_alone(&self) -> bool {

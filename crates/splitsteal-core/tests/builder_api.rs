@@ -327,8 +327,8 @@ fn pool_current_thread_index_is_none_off_its_own_workers_under_every_policy() {
 fn pending_tasks_are_the_local_deque_under_every_policy() {
     for &policy in Policy::ALL {
         // One worker: nobody steals `join`'s second closure while the first runs. Recording
-        // task starts keeps a lone worker's joins in its deque (else both closures run in
-        // line, `b` never pending).
+        // task starts keeps a lone `asym` worker's joins in its deque (else both closures
+        // run in line, `b` never pending).
         let pool = ThreadPoolBuilder::new()
             .num_threads(1)
             .policy(policy)
