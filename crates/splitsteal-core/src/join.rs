@@ -64,12 +64,37 @@ where
     RA: Send,
     RB: Send,
 {
-    let worker = WorkerThread::current();
+    let worker = WorkerThread::for_join();
     if worker.is_null() {
-        return join_outside(a, b);
+        return join_without_deque(a, b);
     }
     // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
     join_on(unsafe { &*worker }, ignoring_worker(a), ignoring_worker(b))
+}
+
+/// [`join`] where its worker has no thief (the only worker of an `asym` pool) or there
+/// is no worker. Alone, it runs `a` then `b` in line, as the serial elision does: pushing `b`
+/// could only hand it back to the same thread after `a`, the one difference being that
+/// `a`'s own waits (`yield_now`, a latch) would run `b` sooner. Its first test is the
+/// null check `join` made before its worker could be alone, so an ordinary pool's join
+/// pays nothing for it; at one thread a join costs about what the serial elision's does
+/// (the `runtime` example's and the suite's one-thread rows).
+#[inline(always)]
+fn join_without_deque<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    // SAFETY: a non-null current worker is this thread's own, alive for the whole call.
+    match unsafe { WorkerThread::current().as_ref() } {
+        Some(alone) => {
+            alone.inline_task_starts();
+            crate::fork::run_both(a, b)
+        }
+        None => join_outside(a, b),
+    }
 }
 
 /// `f` as a closure of [`join_on`], which passes the worker it runs on.
@@ -216,6 +241,11 @@ where
     RA: Send,
     RB: Send,
 {
+    if worker.is_alone() {
+        // No thief: both in line, as `join_without_deque` does.
+        worker.inline_task_starts();
+        return crate::fork::run_both(|| a(FnContext::new(outside)), || b(FnContext::new(outside)));
+    }
     // `b` runs on this pool (popped back here, or stolen by another of its workers).
     let joiner = worker.index;
     join_on(

@@ -1344,11 +1344,20 @@ impl ThreadPool {
     /// let pool = splitsteal::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     /// assert_eq!(pool.current_thread_has_pending_tasks(), None); // not a worker
     /// assert_eq!(pool.install(|| pool.current_thread_has_pending_tasks()), Some(false));
-    /// // With one worker, `join`'s second closure waits in the deque while the first runs.
+    /// // With one worker, a spawned task waits in the deque while the scope's body runs.
+    /// let pending = pool.install(|| {
+    ///     pool.scope(|s| {
+    ///         s.spawn(|_| ());
+    ///         pool.current_thread_has_pending_tasks()
+    ///     })
+    /// });
+    /// assert_eq!(pending, Some(true));
+    /// // The only worker of an `asym` pool (the default) runs both closures of a `join`
+    /// // in line: nothing waits.
     /// let (pending, ()) = pool.install(|| {
     ///     splitsteal::join(|| pool.current_thread_has_pending_tasks(), || ())
     /// });
-    /// assert_eq!(pending, Some(true));
+    /// assert_eq!(pending, Some(false));
     /// ```
     pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
         self.own_worker().map(|w| !w.deque.is_empty())
@@ -1509,7 +1518,10 @@ fn borrowed_thread_index() -> Option<usize> {
 /// assert_eq!(splitsteal::current_thread_has_pending_tasks(), None);
 /// let pending = pool.install(|| {
 ///     let before = splitsteal::current_thread_has_pending_tasks();
-///     let (during, ()) = splitsteal::join(splitsteal::current_thread_has_pending_tasks, || ());
+///     let during = splitsteal::scope(|s| {
+///         s.spawn(|_| ());
+///         splitsteal::current_thread_has_pending_tasks()
+///     });
 ///     (before, during)
 /// });
 /// assert_eq!(pending, (Some(false), Some(true)));

@@ -75,6 +75,22 @@ thread_local! {
     // `const`-initialized, no destructor: a plain TLS-relative load, also from the
     // exposure signal handler.
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+    // `CURRENT` where its worker may have thieves, null where it has none (the only
+    // worker of an `asym` pool) or no worker is current: `join`'s one load, which then takes
+    // its common path as it did with `CURRENT` alone (see `WorkerThread::for_join`).
+    static JOINS_IN_DEQUE: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+}
+
+/// Makes `w` (null: none) the calling thread's current worker, for every reader: the
+/// pool operations, `join`'s fast path, the exposure signal handler.
+fn set_current(w: *const WorkerThread) {
+    // SAFETY: a non-null `w` is a live worker, being entered by this thread.
+    let shared = match unsafe { w.as_ref() } {
+        Some(worker) if !worker.alone => w,
+        _ => ptr::null(),
+    };
+    JOINS_IN_DEQUE.with(|c| c.set(shared));
+    CURRENT.with(|c| c.set(w));
 }
 
 thread_local! {
@@ -166,9 +182,9 @@ pub(crate) fn end_borrowed_role(registry: &Arc<Registry>) {
 unsafe fn leave_borrowed(w: *const WorkerThread) {
     // SAFETY: the caller's guarantee.
     let worker = unsafe { &*w };
-    CURRENT.with(|c| c.set(w));
+    set_current(w);
     worker.run_own_work();
-    CURRENT.with(|c| c.set(ptr::null()));
+    set_current(ptr::null());
     let registry = Arc::clone(&worker.registry);
     registry.workers[worker.index].close_gate();
     registry.borrowed_worker_left(worker.index);
@@ -194,7 +210,7 @@ impl Entered {
             return None;
         }
         let w: *const WorkerThread = borrowed_worker()?;
-        CURRENT.with(|c| c.set(w));
+        set_current(w);
         Some(Entered(w))
     }
 }
@@ -204,7 +220,7 @@ impl Drop for Entered {
         // SAFETY: alive until `leave_borrowed`, which only runs once `CURRENT` is null.
         let worker = unsafe { &*self.0 };
         worker.publish_local_work();
-        CURRENT.with(|c| c.set(ptr::null()));
+        set_current(ptr::null());
         if worker.leave_pending.get() {
             // SAFETY: `CURRENT` is null again: the entered operation has returned.
             unsafe { leave_borrowed(self.0) };
@@ -234,6 +250,10 @@ pub(crate) struct WorkerThread {
     leave_pending: Cell<bool>,
     /// Whether task starts are recorded (a copy of the registry's setting, one load away).
     records_starts: bool,
+    /// The only worker of an `asym` pool that records no task starts: no thief can ever
+    /// take a join's second closure, so `join` runs both closures in line. The papers'
+    /// policies keep their deque operations at one worker, where the papers measure them.
+    alone: bool,
     rng: Cell<u64>,
     pub(crate) counters: WorkerCounters,
 }
@@ -248,6 +268,10 @@ impl WorkerThread {
         };
         WorkerThread {
             records_starts: registry.latency.is_some(),
+            // Fixed for the pool's life: a pool never gains workers.
+            alone: registry.workers.len() == 1
+                && registry.latency.is_none()
+                && registry.policy() == crate::Policy::Asym,
             exposer: deque.signal_exposer(),
             deque,
             wanted,
@@ -266,6 +290,14 @@ impl WorkerThread {
     #[inline(always)]
     pub(crate) fn current() -> *const WorkerThread {
         CURRENT.with(Cell::get)
+    }
+
+    /// The calling thread's worker unless it is alone (the only worker of an `asym` pool:
+    /// `join` then runs both closures in line; see [`WorkerThread::current`]); null
+    /// outside any pool too.
+    #[inline(always)]
+    pub(crate) fn for_join() -> *const WorkerThread {
+        JOINS_IN_DEQUE.with(Cell::get)
     }
 
     /// The calling thread's worker, or else its borrowed worker (not entered), for
@@ -462,6 +494,13 @@ impl WorkerThread {
         if self.records_starts {
             self.record_start_cold();
         }
+    }
+
+    /// Whether this is the only worker of an `asym` pool that records no task starts: no
+    /// thief can take what it pushes, so joins run both closures in line.
+    #[inline(always)]
+    pub(crate) fn is_alone(&self) -> bool {
+        self.alone
     }
 
     /// Whether this pool records task starts.
@@ -1025,7 +1064,7 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
         "splitsteal: a worker loop started on a thread that is already a worker"
     );
     let worker = WorkerThread::new(registry, index, deque, false);
-    CURRENT.with(|c| c.set(&worker));
+    set_current(&worker);
     worker.registry.worker_started(&worker);
     // After publishing (so `build` does not wait for it, as in rayon: a start handler may
     // wait for the builder's thread), before this worker looks for work.
@@ -1050,7 +1089,7 @@ pub(crate) fn main_loop(registry: Arc<Registry>, index: usize, deque: LocalDeque
     // handler still sees this thread as the pool's worker (`current_thread_index`).
     worker.registry.worker_exit_handler(index);
     // Cleared before `worker` is dropped: a late signal handler then sees null.
-    CURRENT.with(|c| c.set(ptr::null()));
+    set_current(ptr::null());
     // `shutdown` of a pool whose threads a spawn handler started waits for this.
     worker.registry.loop_exited();
     std::mem::forget(guard);

@@ -326,9 +326,21 @@ fn pool_current_thread_index_is_none_off_its_own_workers_under_every_policy() {
 #[test]
 fn pending_tasks_are_the_local_deque_under_every_policy() {
     for &policy in Policy::ALL {
-        // One worker: nobody steals `join`'s second closure while the first runs.
-        let pool = common::pool(1, policy);
-        let other = common::pool(1, policy);
+        // One worker: nobody steals `join`'s second closure while the first runs. Recording
+        // task starts keeps a lone `asym` worker's joins in its deque (else both closures
+        // run in line, `b` never pending).
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .record_start_latency(true)
+            .build()
+            .unwrap();
+        let other = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .record_start_latency(true)
+            .build()
+            .unwrap();
         assert_eq!(current_thread_has_pending_tasks(), None, "{policy}: main");
         assert_eq!(
             pool.current_thread_has_pending_tasks(),

@@ -182,7 +182,15 @@ fn one_lcws_or_asym_worker_executes_no_cas_and_no_fence() {
         .iter()
         .filter(|p| p.is_lcws() || **p == Policy::Asym);
     for &policy in policies {
-        let pool = common::pool(1, policy);
+        // A lone `asym` worker runs its joins in line, deque untouched, unless the pool
+        // records task starts: recording keeps every join in the deque, whose private
+        // operations are what this checks.
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(1)
+            .policy(policy)
+            .record_start_latency(true)
+            .build()
+            .unwrap();
         pool.install(|| fib(10));
         // What an `install` itself costs (its injection and latch), whatever it runs.
         pool.reset_stats();
@@ -207,6 +215,55 @@ fn one_lcws_or_asym_worker_executes_no_cas_and_no_fence() {
         // injected job.
         let joins = fib_seq(23) - 1;
         assert_eq!(stats.tasks, joins + 1, "{policy}: {stats:?}");
+    }
+}
+
+#[test]
+fn a_lone_asym_worker_runs_both_sides_of_its_joins_in_line() {
+    let pool = common::pool(1, Policy::Asym);
+    // Nothing but this thread could run `b`, so it is not queued while `a` runs.
+    let (pending_in_a, b) = pool
+        .install(|| splitsteal_core::join(splitsteal_core::current_thread_has_pending_tasks, || 7));
+    assert_eq!((pending_in_a, b), (Some(false), 7));
+    let (pending_in_a, ()) = pool.install(|| {
+        splitsteal_core::join_context(
+            |_| splitsteal_core::current_thread_has_pending_tasks(),
+            |_| (),
+        )
+    });
+    assert_eq!(pending_in_a, Some(false));
+    let (a_migrated, b_migrated) =
+        pool.install(|| splitsteal_core::join_context(|a| a.migrated(), |b| b.migrated()));
+    assert!(!a_migrated && !b_migrated);
+    // Each join is still counted as a task; the install is one more.
+    pool.reset_stats();
+    assert_eq!(pool.install(|| fib(15)), fib_seq(15));
+    assert_eq!(pool.stats().tasks, fib_seq(16));
+    // `b` runs even when `a` panics, and the panic comes out after it.
+    let b_ran = AtomicUsize::new(0);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pool.install(|| {
+            splitsteal_core::join(
+                || panic!("a panics"),
+                || b_ran.fetch_add(1, Ordering::Relaxed),
+            )
+        })
+    }));
+    assert!(caught.is_err());
+    assert_eq!(b_ran.load(Ordering::Relaxed), 1);
+    // The papers' policies keep `b` in the deque at one worker, where the papers measure
+    // their deques; so does an `asym` pool that records task starts.
+    let recording = ThreadPoolBuilder::new()
+        .num_threads(1)
+        .record_start_latency(true)
+        .build()
+        .unwrap();
+    let others = Policy::ALL.iter().filter(|&&p| p != Policy::Asym);
+    for pool in others.map(|&p| common::pool(1, p)).chain([recording]) {
+        let pending_in_a = pool.install(|| {
+            splitsteal_core::join(splitsteal_core::current_thread_has_pending_tasks, || ()).0
+        });
+        assert_eq!(pending_in_a, Some(true), "{:?}", pool.policy());
     }
 }
 
@@ -265,6 +322,8 @@ fn asym_without_a_heavy_fence_fences_the_owners_pops_and_loses_nothing() {
             .num_threads(threads)
             .policy(Policy::Asym)
             .assume_no_membarrier(true)
+            // Keeps a lone `asym` worker's joins in its deque (else they run in line).
+            .record_start_latency(threads == 1)
             .build()
             .unwrap();
         pool.install(|| fib(10));
