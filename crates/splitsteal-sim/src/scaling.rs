@@ -76,7 +76,7 @@
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use splitsteal_bench::report::Record;
+use splitsteal_report::records::Record;
 
 use crate::par::{par_map_runs, run_seed};
 use crate::progress::Progress;
