@@ -21,7 +21,7 @@ use crate::workloads::{self, Size};
 const AFTER_HELP: &str = "\
 Without options, runs the full suite (every workload, every scheduler, 1 and 2 threads)
 and the iter section (parallel iterators, splitsteal's default policy against rayon) and
-writes bench-report/: about 9 minutes on 2 quiet cores (528 s on 2026-11-29), --quick
+writes bench-report/: about 9 minutes on 2 quiet cores (553 s on 2026-11-29), --quick
 about 80 s, and --mode all (every experiment of the papers) longer; a busy machine
 stretches these (the README's run times are the measured ones). The report records the machine's load during each section. A run whose output fails verification is reported
 FAILED and makes the exit status 1.
