@@ -447,6 +447,20 @@ fn thread_count() -> Option<usize> {
     std::fs::read_dir("/proc/self/task").ok().map(|d| d.count())
 }
 
+/// The thread count once it is `want`, or what it still is after 10 s. A joined thread
+/// has ended (its `pthread_join` returned), but the kernel may list it in
+/// `/proc/self/task` a little longer, until its exit is complete.
+fn thread_count_settled(want: Option<usize>) -> Option<usize> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let now = thread_count();
+        if now == want || std::time::Instant::now() > deadline {
+            return now;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
 thread_local! {
     static TLS: Tracker = const { Tracker };
 }
@@ -515,7 +529,11 @@ fn shutdown_in_a_process_of_its_own() {
                 n,
                 "{ctx}: thread-locals dropped"
             );
-            assert_eq!(thread_count(), before, "{ctx}: every worker thread exited");
+            assert_eq!(
+                thread_count_settled(before),
+                before,
+                "{ctx}: every worker thread exited"
+            );
         }
     }
 }
