@@ -5,27 +5,8 @@ pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
-/// Quantile `q ∈ [0, 1]` of already **sorted** data, by linear interpolation between closest
-/// ranks (the R-7 / NumPy default). `NaN` for an empty slice.
-pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => f64::NAN,
-        1 => sorted[0],
-        n => {
-            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
-            let lo = h.floor() as usize;
-            let hi = (lo + 1).min(n - 1);
-            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
-        }
-    }
-}
-
-/// Returns a sorted copy of `xs` (total order; `NaN`s last).
-pub fn sorted(xs: &[f64]) -> Vec<f64> {
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    v
-}
+// The bench's results use the same two, so they live once, in `splitsteal-report`.
+pub use splitsteal_report::records::{quantile_sorted, sorted};
 
 /// Median of unsorted data.
 pub fn median(xs: &[f64]) -> f64 {
