@@ -329,18 +329,8 @@ fn pending_tasks_are_the_local_deque_under_every_policy() {
         // One worker: nobody steals `join`'s second closure while the first runs. Recording
         // task starts keeps a lone `asym` worker's joins in its deque (else both closures
         // run in line, `b` never pending).
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(1)
-            .policy(policy)
-            .record_start_latency(true)
-            .build()
-            .unwrap();
-        let other = ThreadPoolBuilder::new()
-            .num_threads(1)
-            .policy(policy)
-            .record_start_latency(true)
-            .build()
-            .unwrap();
+        let pool = common::one_worker_keeping_joins_in_its_deque(policy);
+        let other = common::one_worker_keeping_joins_in_its_deque(policy);
         assert_eq!(current_thread_has_pending_tasks(), None, "{policy}: main");
         assert_eq!(
             pool.current_thread_has_pending_tasks(),

@@ -185,12 +185,7 @@ fn one_lcws_or_asym_worker_executes_no_cas_and_no_fence() {
         // A lone `asym` worker runs its joins in line, deque untouched, unless the pool
         // records task starts: recording keeps every join in the deque, whose private
         // operations are what this checks.
-        let pool = ThreadPoolBuilder::new()
-            .num_threads(1)
-            .policy(policy)
-            .record_start_latency(true)
-            .build()
-            .unwrap();
+        let pool = common::one_worker_keeping_joins_in_its_deque(policy);
         pool.install(|| fib(10));
         // What an `install` itself costs (its injection and latch), whatever it runs.
         pool.reset_stats();
@@ -253,11 +248,7 @@ fn a_lone_asym_worker_runs_both_sides_of_its_joins_in_line() {
     assert_eq!(b_ran.load(Ordering::Relaxed), 1);
     // The papers' policies keep `b` in the deque at one worker, where the papers measure
     // their deques; so does an `asym` pool that records task starts.
-    let recording = ThreadPoolBuilder::new()
-        .num_threads(1)
-        .record_start_latency(true)
-        .build()
-        .unwrap();
+    let recording = common::one_worker_keeping_joins_in_its_deque(Policy::Asym);
     let others = Policy::ALL.iter().filter(|&&p| p != Policy::Asym);
     for pool in others.map(|&p| common::pool(1, p)).chain([recording]) {
         let pending_in_a = pool.install(|| {

@@ -40,3 +40,17 @@ pub fn pool(threads: usize, policy: splitsteal_core::Policy) -> splitsteal_core:
         .build()
         .unwrap_or_else(|e| panic!("{policy} x{threads}: {e}"))
 }
+
+/// One worker under `policy` in a pool that records task starts, which keeps every join in
+/// the worker's deque (a lone `asym` worker otherwise runs its joins in line): for tests
+/// of a one-worker deque's operations.
+pub fn one_worker_keeping_joins_in_its_deque(
+    policy: splitsteal_core::Policy,
+) -> splitsteal_core::ThreadPool {
+    splitsteal_core::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .policy(policy)
+        .record_start_latency(true)
+        .build()
+        .unwrap_or_else(|e| panic!("{policy} x1, recording: {e}"))
+}
