@@ -190,24 +190,18 @@ fn fib_and_tree(kinds: &[SchedulerKind], opts: PoolOptions, reps: usize) -> Spee
         // chili's pool is built before, on every CPU: its heartbeat thread, which wakes
         // every 100 µs, would otherwise share the one CPU with the work it times (the
         // suite, which pins nothing, runs it on another CPU too).
-        let chili = kinds
-            .iter()
-            .position(|&k| k == SchedulerKind::Chili)
-            .map(|i| {
-                (
-                    i,
-                    Scheduler::build_with(kinds[i], threads, opts).expect("pool"),
-                )
-            });
+        let build = |k| Scheduler::build_with(k, threads, opts).expect("pool");
+        let mut chili = kinds
+            .contains(&SchedulerKind::Chili)
+            .then(|| build(SchedulerKind::Chili));
         let cpus = affinity::confine_for_threads(threads, &all_cpus).expect("sched_setaffinity");
-        let mut scheds: Vec<Scheduler> = Vec::with_capacity(kinds.len());
-        let mut chili = chili;
-        for (i, &k) in kinds.iter().enumerate() {
-            match chili.take_if(|(at, _)| *at == i) {
-                Some((_, built)) => scheds.push(built),
-                None => scheds.push(Scheduler::build_with(k, threads, opts).expect("pool")),
-            }
-        }
+        let scheds: Vec<Scheduler> = kinds
+            .iter()
+            .map(|&k| match k {
+                SchedulerKind::Chili => chili.take().expect("chili's pool, built above"),
+                _ => build(k),
+            })
+            .collect();
         for (j, (name, cells)) in [
             ("fib(32)", measure("fib", &fib, &scheds, reps)),
             ("treesum(2^24-1)", measure("treesum", &tree, &scheds, reps)),
