@@ -40,7 +40,9 @@ use splitsteal::{ForkJoin, Policy, Serial, Stats};
 /// Options applied to the splitsteal pools (rayon and chili have no equivalent).
 ///
 /// There is no LCWS window any more: the runtime records every join (its task stays
-/// reachable by a thief until it is popped back), as the LCWS papers' algorithm does. The
+/// reachable by a thief until it is popped back), as the LCWS papers' algorithm does,
+/// except in a one-worker `asym` pool, which has no thief and runs its joins in line (a
+/// pool that records start latencies keeps them in the deque). The
 /// pools are built with the runtime's defaults otherwise, in particular unpinned (pinning
 /// is the runtime's opt-in `pin_threads(true)`, which the suite never uses; rayon and chili
 /// do not pin either).
@@ -55,10 +57,10 @@ impl PoolOptions {
     /// Short description for reports.
     pub fn describe(&self) -> String {
         let mut s = String::from(
-            "every join recorded (the LCWS papers' algorithm); workers not pinned (runtime defaults)",
+            "every join recorded (the LCWS papers' algorithm), except at one asym worker, which has no thief and runs its joins in line; workers not pinned (runtime defaults)",
         );
         if self.record_start_latency {
-            s.push_str("; start-latency recorder on");
+            s.push_str("; start-latency recorder on (every join recorded, one asym worker's too)");
         }
         s
     }
