@@ -501,6 +501,23 @@ impl LocalDeque {
         }
     }
 
+    /// Under `asym`, answers a thief that waits for the owner to see its claim
+    /// (`Asym::answer_claim`); the other deques have no claims to answer.
+    ///
+    /// # Safety
+    /// On the owner thread.
+    #[cold]
+    #[inline(never)]
+    pub(crate) unsafe fn answer_claim(&self) {
+        match &self.kind {
+            // SAFETY: forwarded from the caller.
+            Kind::Asym(d) | Kind::MailingAsym(Mailed { deque: d, .. }) => unsafe {
+                own(d, |d| d.answer_claim())
+            },
+            _ => {}
+        }
+    }
+
     /// The handle a signal handler exposes through, for a signalled split deque.
     pub(crate) fn signal_exposer(&self) -> Option<SignalExposer> {
         let d = match &self.kind {

@@ -584,6 +584,7 @@ impl Registry {
             total.fences += working.fences;
             total.heavy_fences += working.heavy_fences;
             total.fallback_fences += sync.fallback_fences;
+            total.answered_claims += sync.answered_claims;
             total.rmw += working.rmw;
             total.idle_sync += sync.idle.total();
         }

@@ -134,6 +134,9 @@ pub struct SyncCounts {
     /// Of the owner's fences, those an `asym` deque executed because the heavy fence was
     /// unavailable (its fallback: the owner fences every pop).
     pub fallback_fences: u64,
+    /// Claims of `asym` thieves that their owner answered in time, so that the thief ran
+    /// no heavy fence (see [`Stats::answered_claims`]).
+    pub answered_claims: u64,
 }
 
 impl SyncCounts {
@@ -167,6 +170,7 @@ impl Add for SyncCounts {
             scheduler: self.scheduler + o.scheduler,
             idle: self.idle + o.idle,
             fallback_fences: self.fallback_fences + o.fallback_fences,
+            answered_claims: self.answered_claims + o.answered_claims,
         }
     }
 }
@@ -186,6 +190,7 @@ impl Sub for SyncCounts {
             scheduler: self.scheduler - o.scheduler,
             idle: self.idle - o.idle,
             fallback_fences: self.fallback_fences.saturating_sub(o.fallback_fences),
+            answered_claims: self.answered_claims.saturating_sub(o.answered_claims),
         }
     }
 }
@@ -244,6 +249,7 @@ pub(crate) struct ThreadCounters {
     scheduler: SideCounters,
     idle: SideCounters,
     fallback_fences: Counter,
+    answered_claims: Counter,
 }
 
 impl ThreadCounters {
@@ -254,6 +260,7 @@ impl ThreadCounters {
             scheduler: SideCounters::new(),
             idle: SideCounters::new(),
             fallback_fences: Counter::new(),
+            answered_claims: Counter::new(),
         }
     }
 
@@ -265,6 +272,7 @@ impl ThreadCounters {
             scheduler: self.scheduler.snapshot(),
             idle: self.idle.snapshot(),
             fallback_fences: self.fallback_fences.get(),
+            answered_claims: self.answered_claims.get(),
         }
     }
 
@@ -322,6 +330,12 @@ pub(crate) fn count_fallback_fence() {
     })
 }
 
+/// Counts one `asym` thief's claim that its owner answered (no heavy fence ran for it).
+#[inline(always)]
+pub(crate) fn count_answered_claim() {
+    THREAD_COUNTERS.with(|c| c.answered_claims.bump())
+}
+
 /// A counted `fence(SeqCst)`.
 #[inline(always)]
 pub(crate) fn seq_cst_fence(side: Side) {
@@ -349,10 +363,15 @@ pub struct Stats {
     pub cas: u64,
     /// `SeqCst` fences.
     pub fences: u64,
-    /// Process-wide heavy fences (`membarrier` on Linux) executed by thieves: one per
-    /// steal under the `asym` policy, none under the others. (A worker falling asleep
-    /// executes one too, counted in `idle_sync`.)
+    /// Process-wide heavy fences (`membarrier` on Linux) executed by thieves: under the
+    /// `asym` policy one per steal whose owner did not answer its claim in time (see
+    /// `answered_claims`), none under the others. (A worker falling asleep executes one
+    /// too, counted in `idle_sync`.)
     pub heavy_fences: u64,
+    /// Claims of `asym` thieves that the victim answered at its next push or pop, within
+    /// about a heavy fence's time: those steals ran no heavy fence and interrupted no
+    /// other CPU. Zero under the other policies.
+    pub answered_claims: u64,
     /// Of `fences`, those the `asym` policy's owners executed because the heavy fence was
     /// unavailable (no `membarrier`: an old kernel, a seccomp filter): each pop then fences,
     /// as under a classical deque. Zero wherever the heavy fence works.
@@ -384,6 +403,7 @@ fieldwise_arithmetic!(Stats {
     cas,
     fences,
     heavy_fences,
+    answered_claims,
     fallback_fences,
     rmw,
     sleeps,

@@ -46,6 +46,7 @@
 //! the light side), and `loom_push_never_misses_a_sleeper` checks the pattern with the
 //! real deque.
 
+use crate::deque::row::Row;
 use crate::sync::{AtomicU8, Ordering};
 
 /// What thieves want from one worker (see the module doc).
@@ -78,6 +79,11 @@ impl Wanted {
     /// but no push, and is never taken.)
     const WANTS: u8 = Self::POLL_REQUEST | Self::SLEEPER;
 
+    /// What the owner looks for after a push: the wants, and an asymmetric deque's thief
+    /// waiting for the answer to its claim (`Row::CLAIM_POSTED`, which the thief clears
+    /// itself: [`Wanted::take`] leaves it).
+    const ASKS: u8 = Self::WANTS | Row::CLAIM_POSTED;
+
     /// The owner's hot check before a pop: one plain load; any bit set sends the pop out
     /// of line.
     #[inline(always)]
@@ -87,9 +93,24 @@ impl Wanted {
         self.0.load(Ordering::Relaxed) != 0
     }
 
-    /// Whether a thief or a sleeper wants something (one plain load; the wants only).
+    /// Whether a thief or a sleeper wants something (one plain load; the wants and a
+    /// posted claim, not the owner-fences bit).
     #[inline(always)]
     pub(crate) fn has_wants(&self) -> bool {
+        // Relaxed: as in `is_set`.
+        self.0.load(Ordering::Relaxed) & Self::ASKS != 0
+    }
+
+    /// Whether an asymmetric deque's thief waits for the answer to its claim.
+    #[inline]
+    pub(crate) fn has_claim_posted(&self) -> bool {
+        // Relaxed: a hint; the deque's answer reads the byte again with Acquire.
+        self.0.load(Ordering::Relaxed) & Row::CLAIM_POSTED != 0
+    }
+
+    /// Whether a want other than a posted claim is set.
+    #[inline]
+    pub(crate) fn has_other_wants(&self) -> bool {
         // Relaxed: as in `is_set`.
         self.0.load(Ordering::Relaxed) & Self::WANTS != 0
     }
@@ -145,10 +166,61 @@ impl Wanted {
 /// the effect `membarrier` gives each side.
 #[inline(always)]
 pub(crate) fn light_fence() {
-    #[cfg(any(all(test, loom), miri))]
+    #[cfg(all(test, loom))]
+    if loom_answers::only() {
+        crate::sync::compiler_fence(Ordering::SeqCst);
+    } else {
+        crate::sync::fence(Ordering::SeqCst);
+    }
+    #[cfg(all(miri, not(all(test, loom))))]
     crate::sync::fence(Ordering::SeqCst);
     #[cfg(not(any(all(test, loom), miri)))]
     crate::sync::compiler_fence(Ordering::SeqCst);
+}
+
+/// How a loom model's asymmetric-deque thieves treat the owner's answer. Per OS thread: a
+/// model's loom threads all run on the thread that runs it.
+///
+/// - [`loom_answers::Mode::Never`] (the default): thieves do not ask, they run the heavy
+///   fence at once, as before answers existed (the models of the fence's own protocol;
+///   waiting would multiply their interleavings past what CI can run);
+/// - [`loom_answers::Mode::Only`]: thieves wait for the answer however long, no heavy
+///   fence runs, and the light fence is what it is at run time, a compiler fence that
+///   orders nothing for loom, so the models check the answer's own orderings;
+/// - [`loom_answers::Mode::Mixed`]: one look for the answer, then the heavy fence, with
+///   both fences modelled as usual (an answer racing a fence).
+#[cfg(all(test, loom))]
+pub(crate) mod loom_answers {
+    use std::cell::Cell;
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum Mode {
+        Never,
+        Only,
+        Mixed,
+    }
+
+    std::thread_local! {
+        static MODE: Cell<Mode> = const { Cell::new(Mode::Never) };
+    }
+
+    /// The running model's mode.
+    pub(crate) fn mode() -> Mode {
+        MODE.get()
+    }
+
+    /// Whether the running model is one of answers only.
+    pub(crate) fn only() -> bool {
+        mode() == Mode::Only
+    }
+
+    /// Runs `f` (which runs a model) in `mode`.
+    pub(crate) fn with<R>(mode: Mode, f: impl FnOnce() -> R) -> R {
+        MODE.set(mode);
+        let r = f();
+        MODE.set(Mode::Never);
+        r
+    }
 }
 
 /// The heavy half: a full memory barrier on every running thread of the process, at some
@@ -164,6 +236,11 @@ pub(crate) fn light_fence() {
 pub(crate) fn heavy_fence() -> bool {
     #[cfg(any(all(test, loom), miri))]
     {
+        #[cfg(all(test, loom))]
+        assert!(
+            !loom_answers::only(),
+            "a heavy fence in a model of answers only"
+        );
         crate::sync::fence(Ordering::SeqCst);
         true
     }
@@ -175,6 +252,29 @@ pub(crate) fn heavy_fence() -> bool {
         std::sync::atomic::fence(Ordering::SeqCst);
         barriers::shared()
     }
+}
+
+/// What one heavy fence costs its caller now, in nanoseconds: the running time of the
+/// process's last barrier (2 µs before the first). An asymmetric deque's thief waits about
+/// this long for its victim's answer before it runs one itself (`crate::deque::Asym`), so
+/// a steal whose victim does not answer costs at most about twice what the barrier alone
+/// would. It grows with the CPUs running the process, as the barrier does.
+#[cfg_attr(all(test, loom), allow(dead_code))]
+pub(crate) fn heavy_fence_cost_ns() -> u64 {
+    #[cfg(any(all(test, loom), miri))]
+    {
+        barriers_default_cost_ns()
+    }
+    #[cfg(not(any(all(test, loom), miri)))]
+    {
+        barriers::last_cost_ns()
+    }
+}
+
+/// [`heavy_fence_cost_ns`] before any barrier ran: about what one costs on two CPUs.
+#[cfg_attr(all(test, loom), allow(dead_code))]
+const fn barriers_default_cost_ns() -> u64 {
+    2_000
 }
 
 /// Whether [`heavy_fence`] works here (registers the process on the first call).
@@ -204,12 +304,20 @@ mod barriers {
         BARRIERS.shared(crate::platform::heavy_fence::run)
     }
 
+    /// The running time of the last barrier (see `heavy_fence_cost_ns`).
+    pub(super) fn last_cost_ns() -> u64 {
+        // Relaxed: an estimate; any recent value will do.
+        BARRIERS.cost_ns.load(Ordering::Relaxed)
+    }
+
     /// Barriers run one at a time and shared by the callers that wait for them.
     pub(super) struct Barriers {
         /// The sequence: even while no barrier runs, odd while one does.
         seq: AtomicU64,
         /// Whether the last barrier failed (the system refused `membarrier`).
         failed: AtomicBool,
+        /// How long the last barrier took its fencer, in nanoseconds.
+        cost_ns: AtomicU64,
     }
 
     impl Barriers {
@@ -217,6 +325,7 @@ mod barriers {
             Barriers {
                 seq: AtomicU64::new(0),
                 failed: AtomicBool::new(false),
+                cost_ns: AtomicU64::new(super::barriers_default_cost_ns()),
             }
         }
 
@@ -255,7 +364,11 @@ mod barriers {
                         .compare_exchange(now, now + 1, Ordering::SeqCst, Ordering::Relaxed)
                         .is_ok()
                 {
+                    let started = std::time::Instant::now();
                     let ran = run();
+                    let cost = started.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+                    // Relaxed: an estimate for thieves (`last_cost_ns`), nothing published.
+                    self.cost_ns.store(cost, Ordering::Relaxed);
                     // Relaxed: published by the Release store below. (A caller that reads
                     // a later end than its own target trusts that later barrier: it too
                     // started after the caller arrived.)

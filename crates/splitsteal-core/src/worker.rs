@@ -433,7 +433,8 @@ impl WorkerThread {
         self.wanted().has_wants()
     }
 
-    /// Answers what thieves want: a poll request or a sleeper's standing request gets one
+    /// Answers what thieves want: an `asym` thief's posted claim is answered (the deque's
+    /// `answer_claim`), a poll request or a sleeper's standing request gets one
     /// exposure (if nothing is public yet), and a sleeper is woken. With nothing to give,
     /// a poll request is answered empty and a sleeper's request is left for the next push
     /// (waking it now would only have it fall asleep again). Runs on the owner's thread
@@ -441,6 +442,13 @@ impl WorkerThread {
     #[cold]
     #[inline(never)]
     pub(crate) fn answer_wants(&self) {
+        if self.wanted().has_claim_posted() {
+            // SAFETY: on the owner's thread (`self` is the calling thread's worker).
+            unsafe { self.deque.answer_claim() };
+            if !self.wanted().has_other_wants() {
+                return;
+            }
+        }
         if self.deque.is_empty() {
             count_rmw(Side::Scheduler);
             self.wanted().clear(Wanted::POLL_REQUEST);

@@ -271,9 +271,10 @@ fn classical_deques_fence_at_every_pop() {
     }
 }
 
-/// Under `asym` a thief pays for each steal with one heavy fence (and two CAS), and the
-/// owners with nothing: no fence, no fallback. `a` waits until `b` starts on the other
-/// worker, so at least one steal happens however loaded the machine is.
+/// Under `asym` a thief pays for each steal with one heavy fence, or with its owner's
+/// answer (and two CAS), and the owners with no fence and no fallback. `a` waits until `b`
+/// starts on the other worker, so at least one steal happens however loaded the machine
+/// is.
 #[test]
 fn asym_thieves_pay_a_heavy_fence_per_steal() {
     let pool = pool(2, Policy::Asym);
@@ -300,7 +301,10 @@ fn asym_thieves_pay_a_heavy_fence_per_steal() {
     assert_eq!(pool.install(|| fib(22)), fib_seq(22));
     let stats = pool.stats();
     assert!(stats.steals > 0, "{stats:?}");
-    assert!(stats.heavy_fences >= stats.steals, "{stats:?}");
+    assert!(
+        stats.heavy_fences + stats.answered_claims >= stats.steals,
+        "{stats:?}"
+    );
     assert_eq!((stats.fences, stats.fallback_fences), (0, 0), "{stats:?}");
 }
 

@@ -37,11 +37,12 @@
 //!    `bot`; `bot - end` tasks are stealable;
 //! 2. **claims** `k` of them (1, or up to half) with a CAS of the line from `{tag, 0, end}`
 //!    to `{tag, k, end + k}`;
-//! 3. runs the **heavy fence**;
+//! 3. waits briefly for the **owner's answer** (below), and only if none comes runs the
+//!    **heavy fence**;
 //! 4. reads `bot` again: the claimed tasks below it are its (`take`); it reads their slots;
 //! 5. **commits** with a CAS from `{tag, k, end + k}` to `{tag, 0, end + take}`; or, if
-//!    nothing is left to take, withdraws its claim with a CAS back to `{tag, 0, end}`. If
-//!    the owner cut the claim down meanwhile (below), it commits what is left of it.
+//!    nothing is left to take, withdraws its claim with a CAS back to `{tag + 1, 0, end}`.
+//!    If the owner cut the claim down meanwhile (below), it commits what is left of it.
 //!
 //! The owner, whose pop found its index `i` below `end` (`pop_contended`), looks at the
 //! line again: if `i` lies inside a pending claim `[start, end)`, it **cuts** the claim down
@@ -71,6 +72,37 @@
 //! old claim from being mistaken for a new one with the same `start`: a commit could
 //! otherwise succeed on a claim that was revoked and made again while the thief slept. It
 //! would take 2²⁴ such transitions during one thief's steal to fool it.
+//!
+//! # The owner's answer
+//!
+//! The heavy fence interrupts every CPU running the process, and costs its caller more the
+//! more of them there are; yet an owner that is pushing and popping could settle the race
+//! itself, by saying that it has seen the claim. So after its claim the thief sets
+//! [`Row::CLAIM_POSTED`] in the owner's request byte (which the owner already reads after
+//! every push and before every pop of a join, so that the bit costs the fast path nothing)
+//! and waits. The owner's next push or pop goes out of line (`answer_claim`), reads the
+//! line, and if a claim is pending publishes that line word, claim included, in `answer`
+//! with a Release store: no fence and no read-modify-write. The thief waits until it reads
+//! its own claim's word there (Acquire), or finds the line changed (only the owner changes
+//! it while a claim is pending, with an AcqRel CAS), and then goes on at step 4 with no
+//! heavy fence. If neither comes within about one heavy fence's running time (the
+//! process's last one, measured: `wakeup::heavy_fence_cost_ns`), because the owner is deep
+//! in a task that neither pushes nor pops, or not running, it runs the heavy fence after
+//! all; so a steal costs at most about twice what it did. Either way it clears the bit
+//! before it commits (no other thief can have posted: none claims while ours is pending).
+//! `Stats::answered_claims` counts the answered claims.
+//!
+//! Why the answer replaces the heavy fence: the owner read the claim before it stored the
+//! answer. Every pop it made before that read stored its `bot` before the answer, so the
+//! thief, which read the answer with Acquire, sees those pops in `bot` (it does not take a
+//! popped task); every pop it makes after that read loads the line after it, and so finds
+//! the claim or what replaced it (read-read coherence), going out of line into the cut or
+//! revoke of "The protocol". The answer never runs inside a pop, between its `bot` store
+//! and its line load. An answer names its claim by the whole line word, which no later
+//! claim repeats: `start` only grows under one tag, and every transition that lowers it
+//! (a revoke, a reset, a compaction, a withdrawal) moves to the next tag. The loom
+//! models `loom_asym_answered_*` check it with the owner's light fence as the compiler
+//! fence it is at run time (`wakeup::loom_answers`).
 //!
 //! Thieves load `bot` with Acquire and the owner raises it with Release, so the slots below
 //! a `bot` a thief read are visible to it; the commit is a Release and every path by which
@@ -119,8 +151,10 @@ use crossbeam_utils::CachePadded;
 
 use super::row::Row;
 use super::{Full, Owner, Steal, Stealer, Task};
-use crate::stats::{count_cas, count_fallback_fence, count_heavy_fence, count_rmw, Side};
-use crate::sync::{Arc, AtomicU8, Ordering};
+use crate::stats::{
+    count_answered_claim, count_cas, count_fallback_fence, count_heavy_fence, count_rmw, Side,
+};
+use crate::sync::{Arc, AtomicU64, AtomicU8, Ordering};
 use crate::wakeup::{heavy_fence, heavy_fence_available, light_fence};
 
 /// The most tasks one steal takes (the claim field's width, less the value that marks a
@@ -249,6 +283,9 @@ struct Inner {
     capacity: usize,
     /// `HEAVY`, `ASKED` or `OWNER_FENCES` (module doc, "Without the heavy fence").
     fences: CachePadded<AtomicU8>,
+    /// The owner's answer: the last line with a pending claim that it saw (module doc,
+    /// "The owner's answer"). Only the owner writes it; 0 (no claim) at first.
+    answer: CachePadded<AtomicU64>,
 }
 
 impl Inner {
@@ -268,6 +305,7 @@ impl Inner {
             row,
             capacity,
             fences: CachePadded::new(AtomicU8::new(fences)),
+            answer: CachePadded::new(AtomicU64::new(0)),
         }
     }
 }
@@ -441,10 +479,17 @@ impl<T: Task> Asym<T> {
     /// a pop that meets a thief's claim, or finds its task taken, goes out of line.
     #[inline]
     fn pop_inline(&mut self) -> Option<T> {
-        let raw = if self.ack_owner_fences() {
-            self.row().pop_above_line(fenced_pop_fence, &mut || {})
-        } else {
+        // Relaxed: the owner's hint; `answer_claim` and `ack_owner_fences` read again.
+        let asks = self.row().requests.load(Ordering::Relaxed);
+        let raw = if asks & (Row::OWNER_FENCES | Row::CLAIM_POSTED) == 0 {
             self.row().pop_above_line(light_fence, &mut || {})
+        } else {
+            self.answer_claim();
+            if self.ack_owner_fences() {
+                self.row().pop_above_line(fenced_pop_fence, &mut || {})
+            } else {
+                self.row().pop_above_line(light_fence, &mut || {})
+            }
         };
         match raw {
             // SAFETY: the row holds values stored by `push_then` (`into_raw` of a `T`).
@@ -546,6 +591,37 @@ impl<T: Task> Asym<T> {
             .set_limit(self.capacity().min(self.row().slots.len()));
     }
 
+    /// Answers a thief that posted its claim (`Row::CLAIM_POSTED`) and waits for the owner
+    /// to see it: if the line holds a pending claim, publishes it as seen (module doc, "The
+    /// owner's answer"). Between two of the owner's operations, never inside a pop. No
+    /// fence and no read-modify-write: a load of the request byte and of the line, and at
+    /// most one store.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn answer_claim(&self) {
+        let row = self.row();
+        // Acquire: pairs with the thief's Release post, made after its claim, so that the
+        // line load below finds the claim (liveness only: an answer is sound for whatever
+        // claim the load finds).
+        if row.requests.load(Ordering::Acquire) & Row::CLAIM_POSTED == 0 {
+            return;
+        }
+        // Relaxed: the value alone matters (module doc, "The owner's answer").
+        let word = row.line.load(Ordering::Relaxed);
+        let line = Line::unpack(word);
+        // Relaxed: only this thread writes `answer`.
+        if line.claim == 0
+            || line.claim == LOCKED
+            || self.inner.answer.load(Ordering::Relaxed) == word
+        {
+            return;
+        }
+        // Release: our `bot` stores so far happen before the look at `bot` of the thief
+        // that reads this answer (Acquire); our later pops read the line after the load
+        // above, so they find this claim or what replaced it.
+        self.inner.answer.store(word, Ordering::Release);
+    }
+
     /// If a thief asked this owner to fence its pops, says (once) that it does from now
     /// on. Returns whether it fences.
     fn ack_owner_fences(&self) -> bool {
@@ -566,6 +642,71 @@ impl<T: Task> Asym<T> {
         // Relaxed: a snapshot.
         let start = Line::unpack(self.row().line.load(Ordering::Relaxed)).start();
         above(start, self.row().own_bot()).max(0) as usize
+    }
+}
+
+/// How long a thief waits for its victim's answer: about one heavy fence's cost
+/// (`wakeup::heavy_fence_cost_ns`), so that a steal whose victim is deep in a task that neither
+/// pushes nor pops costs at most about twice what the fence alone would. Under loom, as
+/// the model's `wakeup::loom_answers` mode says.
+struct Patience {
+    #[cfg(not(all(test, loom)))]
+    deadline: std::time::Instant,
+    looks: u32,
+}
+
+#[cfg(all(test, not(loom)))]
+thread_local! {
+    /// A test's patience for the thieves on its thread (`Patience::for_this_thread`).
+    static TEST_PATIENCE: std::cell::Cell<Option<std::time::Duration>> =
+        const { std::cell::Cell::new(None) };
+}
+
+impl Patience {
+    /// `None`: do not ask at all (loom models of the fence alone).
+    fn new() -> Option<Patience> {
+        #[cfg(all(test, loom))]
+        if crate::wakeup::loom_answers::mode() == crate::wakeup::loom_answers::Mode::Never {
+            return None;
+        }
+        #[cfg(not(all(test, loom)))]
+        let patience = std::time::Duration::from_nanos(crate::wakeup::heavy_fence_cost_ns());
+        #[cfg(all(test, not(loom)))]
+        let patience = TEST_PATIENCE.get().unwrap_or(patience);
+        Some(Patience {
+            #[cfg(not(all(test, loom)))]
+            deadline: std::time::Instant::now() + patience,
+            looks: 0,
+        })
+    }
+
+    /// Tests: thieves on this thread wait `patience` for an answer, until the guard drops.
+    #[cfg(all(test, not(loom)))]
+    fn for_this_thread(patience: std::time::Duration) -> impl Drop {
+        struct Reset;
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                TEST_PATIENCE.set(None);
+            }
+        }
+        TEST_PATIENCE.set(Some(patience));
+        Reset
+    }
+
+    /// Waits a little before the next look; `false` when the time is up.
+    fn wait(&mut self) -> bool {
+        self.looks += 1;
+        #[cfg(all(test, loom))]
+        {
+            crate::sync::yield_now();
+            crate::wakeup::loom_answers::only()
+        }
+        #[cfg(not(all(test, loom)))]
+        {
+            std::hint::spin_loop();
+            // The clock every 8 looks: a look is a load from a line the owner writes once.
+            !self.looks.is_multiple_of(8) || std::time::Instant::now() < self.deadline
+        }
     }
 }
 
@@ -594,11 +735,17 @@ impl<T: Task> Owner<T> for Asym<T> {
         }
     }
 
-    /// Pushes at the bottom: relaxed slot store, Release store of `bot`. [`Full`] when the
-    /// deque holds `capacity` tasks.
+    /// Pushes at the bottom: relaxed slot store, Release store of `bot`, then a look at
+    /// the request byte for a thief waiting for its answer. [`Full`] when the deque holds
+    /// `capacity` tasks.
     #[inline(always)]
     fn push(&mut self, task: T) -> Result<(), Full<T>> {
-        self.push_then(task, |_| ())
+        // Relaxed: a hint; `answer_claim` reads the byte again with Acquire.
+        let posted = |r: &AtomicU8| r.load(Ordering::Relaxed) & Row::CLAIM_POSTED != 0;
+        if self.push_then(task, posted)? {
+            self.answer_claim();
+        }
+        Ok(())
     }
 
     /// The newest task (see the module doc for what it costs).
@@ -699,6 +846,8 @@ impl<T: Task> AsymStealer<T> {
         let fenced = if fences == OWNER_FENCES {
             crate::stats::seq_cst_fence(Side::Thief);
             true
+        } else if self.answered(claimed) {
+            true
         } else {
             count_heavy_fence(Side::Thief);
             (self.heavy)()
@@ -766,16 +915,61 @@ impl<T: Task> AsymStealer<T> {
         Steal::Success(task(&tasks[0]))
     }
 
+    /// Posts our claim `claimed` to the owner and waits for its answer (module doc, "The
+    /// owner's answer"): `true` once the owner has seen the claim, so that no heavy fence
+    /// is needed; `false` if it did not answer within about a heavy fence's cost.
+    fn answered(&self, claimed: Line) -> bool {
+        let inner = &*self.inner;
+        let row = &*inner.row;
+        let word = claimed.pack();
+        let Some(mut patience) = Patience::new() else {
+            return false;
+        };
+        count_rmw(Side::Thief);
+        // Release: the owner that reads the bit with Acquire finds our claim.
+        row.requests.fetch_or(Row::CLAIM_POSTED, Ordering::Release);
+        let answered = loop {
+            // Acquire: pairs with the owner's Release answer: its `bot` stores before it
+            // happen before our look at `bot`.
+            if inner.answer.load(Ordering::Acquire) == word {
+                break true;
+            }
+            // Acquire: a changed line was changed by the owner (no other thief claims
+            // while ours is pending), with an AcqRel CAS that saw our claim: as good as
+            // an answer. (The commit's CAS, which validates against that change, would
+            // also catch a stale view of `bot` here.)
+            if row.line.load(Ordering::Acquire) != word {
+                break true;
+            }
+            if !patience.wait() {
+                break false;
+            }
+        };
+        if answered {
+            count_answered_claim();
+        }
+        count_rmw(Side::Thief);
+        // Relaxed: the bit is a hint; our claim is still pending, so no other thief's
+        // post can be cleared by this one (it claims only after our commit).
+        row.requests
+            .fetch_and(!Row::CLAIM_POSTED, Ordering::Relaxed);
+        answered
+    }
+
     /// Takes back our claim `claimed` (made from `before`); fails harmlessly if the owner
-    /// revoked it meanwhile.
+    /// revoked it meanwhile. The line goes back to `before`'s `end` under the next tag, so
+    /// that no later claim has the same word as this one (the owner's answer names a
+    /// claim by its word).
     fn withdraw(&self, claimed: Line, before: u64) {
+        let before = Line::unpack(before);
+        let back = before.next(before.end, 0).pack();
         let mut pending = claimed;
         loop {
             count_cas(Side::Thief);
             // Relaxed: nothing is published or read through it.
             match self.inner.row.line.compare_exchange(
                 pending.pack(),
-                before,
+                back,
                 Ordering::Relaxed,
                 Ordering::Relaxed,
             ) {
@@ -823,6 +1017,7 @@ mod tests {
     use crate::deque::testkit::{self, t};
     use crate::stats::{SyncCounts, SyncOps};
     use std::num::NonZeroUsize;
+    use std::time::Duration;
 
     type D = Asym<NonZeroUsize>;
 
@@ -837,10 +1032,12 @@ mod tests {
     }
 
     /// The owner's push and pop execute no CAS, no fence and no read-modify-write, and a
-    /// successful steal two CAS and one heavy fence; the owner's pop of a stolen task
-    /// (a reset) one CAS.
+    /// successful steal that the owner does not answer (it runs nothing meanwhile) two
+    /// CAS, the post and the clearing of its request bit, and one heavy fence; the
+    /// owner's pop of a stolen task (a reset) one CAS.
     #[test]
     fn what_each_side_executes() {
+        let _hurry = Patience::for_this_thread(Duration::ZERO);
         let mut d = D::with_capacity(64);
         let s = d.stealer();
         let before = SyncCounts::current_thread();
@@ -858,6 +1055,7 @@ mod tests {
         let stolen = SyncCounts::current_thread() - before;
         let thief = SyncOps {
             cas: 2,
+            rmw: 2,
             heavy_fences: 1,
             ..SyncOps::default()
         };
@@ -876,6 +1074,60 @@ mod tests {
 
     /// Steal-half takes ⌈n/2⌉ of the n tasks, oldest first, the first returned and the
     /// rest handed over in order; the owner keeps the newest.
+    /// A thief whose owner answers (here: an owner that does nothing but answer) runs no
+    /// heavy fence: each steal is two CAS and the two RMWs of its request bit. The owner
+    /// answers with no CAS, fence or read-modify-write; the tasks come out exactly once,
+    /// oldest to the thief.
+    #[test]
+    fn a_thief_answered_by_its_owner_runs_no_heavy_fence() {
+        let mut d = D::with_capacity(64);
+        let s = d.stealer();
+        for i in 1..=20 {
+            d.push(t(i)).unwrap();
+        }
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let (stolen, thief) = std::thread::scope(|scope| {
+            let thief = scope.spawn(|| {
+                // Patient enough that only a missing answer ends its wait, and then fails.
+                let _patience = Patience::for_this_thread(Duration::from_secs(5));
+                let s = s.with_heavy_fence(|| panic!("the owner did not answer"));
+                let before = SyncCounts::current_thread();
+                let stolen: Vec<_> = (0..10)
+                    .map(|_| match s.steal() {
+                        Steal::Success(v) => v,
+                        other => panic!("{other:?}"),
+                    })
+                    .collect();
+                done.store(true, Ordering::Release);
+                (stolen, SyncCounts::current_thread() - before)
+            });
+            let before = SyncCounts::current_thread();
+            while !done.load(Ordering::Acquire) {
+                d.answer_claim();
+                std::hint::spin_loop();
+            }
+            let owner = SyncCounts::current_thread() - before;
+            assert_eq!(owner.total(), SyncCounts::default().total(), "{owner:?}");
+            thief.join().unwrap()
+        });
+        assert_eq!(stolen, (1..=10).map(t).collect::<Vec<_>>());
+        let expected = SyncOps {
+            cas: 20,
+            rmw: 20,
+            ..SyncOps::default()
+        };
+        assert_eq!((thief.thief, thief.answered_claims), (expected, 10));
+        assert_eq!(
+            d.row().requests.load(Ordering::Relaxed) & Row::CLAIM_POSTED,
+            0,
+            "the thief clears its post"
+        );
+        for i in (11..=20).rev() {
+            assert_eq!(d.pop(), Some(t(i)));
+        }
+        assert_eq!(d.pop(), None);
+    }
+
     #[test]
     fn steal_half_takes_the_older_half() {
         for n in 1..=9 {
@@ -986,7 +1238,9 @@ mod tests {
         let claim = s.claim(StealAmount::One).unwrap();
         d.row().bot().store(1, Ordering::Relaxed);
         assert_eq!(s.finish(claim, |_| unreachable!()), Steal::Abort);
-        assert_eq!(line(&d), now);
+        // Back to where it was, under the next tag (a withdrawn claim's word never
+        // comes back: the owner's answer names a claim by it).
+        assert_eq!(line(&d), now.next(now.end, 0));
         d.row().bot().store(2, Ordering::Relaxed);
         assert_eq!(d.pop(), Some(t(5)));
         assert_ne!(before, now, "the commit above moved the line");

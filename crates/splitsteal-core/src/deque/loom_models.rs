@@ -23,6 +23,7 @@
 use std::num::NonZeroUsize;
 
 use crate::deque::{Abp, Asym, ChaseLev, Exposure, Owner, Split, Steal, StealAmount, Stealer};
+use crate::wakeup::loom_answers::{self, Mode};
 use loom::thread;
 
 /// Preemption bound of the bounded models (see the module doc).
@@ -523,4 +524,56 @@ fn asym_two_half_stealing_thieves() {
         let took: Vec<usize> = (0..3).filter_map(|_| d.pop()).map(|v| v.get()).collect();
         assert_exactly_once(d, thieves, took, 3);
     });
+}
+
+/// The owner's answer alone: the thief waits for it however long, no heavy fence runs, and
+/// the owner's light fence is the compiler fence it is at run time (`wakeup::loom_answers`),
+/// so nothing but the answer's Release store and the thief's Acquire load orders the
+/// owner's pops before the thief's look at `bot`. `n` tasks; the owner pops them all while
+/// a thief steals (one, or half), then answers until the thief is done. Bounded: the two
+/// waits are spin loops, whose interleavings grow fast.
+fn asym_answered(mode: Mode, n: usize, amount: StealAmount) {
+    loom_answers::with(mode, || {
+        model_with_bound(Some(2), move || {
+            let mut d = Asym::<Task>::with_capacity(4);
+            for i in 1..=n {
+                d.push(t(i)).unwrap();
+            }
+            let s = d.stealer();
+            let done = loom::sync::Arc::new(loom::sync::atomic::AtomicBool::new(false));
+            let thief_done = done.clone();
+            let thief = thread::spawn(move || {
+                let mut got = Vec::new();
+                if let Steal::Success(v) = s.steal_batch(amount, |v| got.push(v.get())) {
+                    got.push(v.get());
+                }
+                // Release/Acquire: only the end of the owner's answering depends on it.
+                thief_done.store(true, crate::sync::Ordering::Release);
+                got
+            });
+            let took: Vec<usize> = (0..n).filter_map(|_| d.pop()).map(|v| v.get()).collect();
+            while !done.load(crate::sync::Ordering::Acquire) {
+                d.answer_claim();
+                thread::yield_now();
+            }
+            assert_exactly_once(d, vec![thief], took, n);
+        });
+    });
+}
+
+#[test]
+fn loom_asym_answered_last_task() {
+    asym_answered(Mode::Only, 1, StealAmount::One);
+}
+
+#[test]
+fn loom_asym_answered_steal_half() {
+    asym_answered(Mode::Only, 3, StealAmount::Half);
+}
+
+/// One look for the answer, then the heavy fence: an answer that comes late races the
+/// thief's fence and its commit.
+#[test]
+fn loom_asym_answer_or_fence() {
+    asym_answered(Mode::Mixed, 2, StealAmount::Half);
 }

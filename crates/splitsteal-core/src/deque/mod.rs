@@ -32,7 +32,7 @@ mod abp;
 mod asym;
 mod chase_lev;
 mod locked;
-mod row;
+pub(crate) mod row;
 mod split;
 
 #[cfg(all(test, loom))]

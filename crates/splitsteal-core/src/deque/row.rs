@@ -50,7 +50,8 @@ pub(crate) struct RowOf<S: ?Sized> {
     bottom: CachePadded<Bottom>,
     /// A byte thieves set to ask the owner for something, which the owner reads after its
     /// pushes and before its pops from the row it already holds (the runtime keeps its
-    /// `Wanted` bits here). The deques never read it, except for [`Row::OWNER_FENCES`].
+    /// `Wanted` bits here). The deques never read it, except for [`Row::OWNER_FENCES`] and
+    /// [`Row::CLAIM_POSTED`].
     /// Its own line: thieves write it.
     pub(crate) requests: CachePadded<AtomicU8>,
     /// Index `i` in slot `i`.
@@ -82,6 +83,11 @@ impl Row {
     /// fence is unavailable): a pop then always leaves the inline path. The runtime's own
     /// wants use the bits below it.
     pub(crate) const OWNER_FENCES: u8 = 0x80;
+
+    /// The request bit of an asymmetric deque's thief whose claim waits for the owner's
+    /// answer: the owner's next push or pop goes out of line and answers it. Set and
+    /// cleared by the thief.
+    pub(crate) const CLAIM_POSTED: u8 = 0x40;
 
     /// A row of `slots` empty slots: `bot`, the line and `limit` at 0.
     pub(crate) fn new(slots: usize) -> Box<Row> {
