@@ -191,6 +191,8 @@ fn steal_cost_defaults_are_the_libraries() {
         "--no-sleep",
         "--spin-rounds",
         "8",
+        "--answer-timeout-ns",
+        "750",
         "--json",
     ])
     .unwrap();
@@ -207,7 +209,8 @@ fn steal_cost_defaults_are_the_libraries() {
         e.options,
         Options {
             sleep: false,
-            spin_rounds: 8
+            spin_rounds: 8,
+            answer_timeout_ns: Some(750.0),
         }
     );
     assert!(a.json);
