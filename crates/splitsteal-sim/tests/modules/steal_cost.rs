@@ -999,6 +999,18 @@ fn owners_that_push_and_pop_answer_every_claim() {
             }
         }
     }
+    // A spawner pushes every unit and pops only when its loop is done: its pushes answer
+    // the claims on it (its children, 1 unit each, pop after each).
+    let g = TimedDag::spawn_burst(2000, 1, 1 << 20).unwrap();
+    for p in [2usize, 4] {
+        let r = check_opts(&g, Policy::AsymAnswered, p, 1, &c, &AWAKE);
+        assert!(r.claims >= 10, "{r:?}");
+        assert_eq!(
+            (r.answer_timeouts, r.answered),
+            (0, r.claims - r.answer_waits_at_end),
+            "{r:?}"
+        );
+    }
 }
 
 /// Node 0 pushes a task and runs a node of `long` units: a thief's claim on that task
@@ -1067,7 +1079,17 @@ fn a_change_of_the_line_answers_the_thief() {
     // The owner's pop ends node `long`, which started after node 0 (1 unit).
     let pop = (1 + long as u64) * ps(c.node_ns);
     assert!(w.answered, "{ctx}");
-    assert_eq!(w.end_ps, pop + ps(c.cas_ns) + ps(c.probe_ns), "{ctx}");
+    let seen = pop + ps(c.cas_ns) + ps(c.probe_ns);
+    assert_eq!(w.end_ps, seen, "{ctx}");
+    // A timeout that ends after the owner's CAS but before the thief can see it: the
+    // change comes too late, and the thief fences.
+    let deadline = seen - ps(c.probe_ns) / 2;
+    let o = timeout(AWAKE, (deadline - w.from_ps) as f64 / 1000.0);
+    let (r, tr) = simulate_traced(&g, Policy::AsymAnswered, 2, &c, &o, 1).unwrap();
+    let ctx = format!("{r:?} {tr:?}");
+    assert_eq!((r.answered, r.answer_timeouts), (0, 1), "{ctx}");
+    assert_eq!(tr.answer_waits[0].end_ps, deadline, "{ctx}");
+    assert_eq!(r.heavy_fences, 1, "{ctx}");
 }
 
 /// With a timeout of 0 the thief does not ask and fences at once: every count and time of
@@ -1113,6 +1135,9 @@ fn long_leaves_make_some_claims_time_out() {
         assert_eq!(timed_out.clone().count() as u64, r.answer_timeouts);
         for w in timed_out {
             assert_eq!(w.end_ps - w.from_ps, w.timeout_ps, "{w:?}");
+        }
+        for w in tr.answer_waits.iter().filter(|w| w.answered) {
+            assert!(w.end_ps - w.from_ps <= w.timeout_ps, "seen in time: {w:?}");
         }
         for ns in [0.0, 50.0, 2000.0, 1e5] {
             for o in [AWAKE, Options::default()] {
