@@ -839,6 +839,22 @@ impl Default for Options {
 impl Options {
     /// Checks that a fixed answer timeout is a finite number of nanoseconds, at most a
     /// second.
+    ///
+    /// ```
+    /// use splitsteal_sim::steal_cost::*;
+    ///
+    /// let dag = TimedDag::list_walk(200, 50, 1 << 20)?;
+    /// let c = Costs::default();
+    /// // A thief that does not wait for an answer fences on every steal, as under `asym`.
+    /// let no_wait = Options { answer_timeout_ns: Some(0.0), ..Options::default() };
+    /// no_wait.validate()?;
+    /// let answered = simulate_with(&dag, Policy::AsymAnswered, 8, &c, &no_wait, 1)?;
+    /// let asym = simulate(&dag, Policy::Asym, 8, &c, 1)?;
+    /// assert_eq!(answered.heavy_fences, asym.heavy_fences);
+    /// assert_eq!(answered.answer_timeouts, answered.claims);
+    /// assert!(Options { answer_timeout_ns: Some(-1.0), ..no_wait }.validate().is_err());
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn validate(&self) -> Result<(), String> {
         if let Some(v) = self.answer_timeout_ns {
             if !(v.is_finite() && v >= 0.0) {
