@@ -27,7 +27,7 @@ pub enum SimCommand {
     Dag(DagArgs),
     /// Work stealing under a multiprogrammed kernel adversary with yields (ABP paper).
     Kernel(KernelArgs),
-    /// Makespan, steals, claims cut and heavy fences of asym (own or shared fences) against lcws-signal and chase-lev, with sleeping thieves, in a timed model with measured costs.
+    /// Makespan, steals, claims cut and answered, and heavy fences of asym (answered claims, or a heavy fence on every steal; own or shared fences) against lcws-signal and chase-lev, with sleeping thieves, in a timed model with measured costs.
     StealCost(StealCostArgs),
     /// The timed model calibrated on a bench run's results.json: predicted speedups at P = 2 to 256 beside the measured 2-thread ones.
     Scaling(ScalingArgs),
@@ -967,8 +967,10 @@ impl From<ShapeArg> for crate::steal_cost::Shape {
 /// A policy of `sim steal-cost` on the command line.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PolicyArg {
-    /// The runtime's asym: free push and pop, shared heavy fences, a steal takes one task (half of a victim holding more than 64).
+    /// asym with a heavy fence on every steal (the runtime's protocol before owners answered claims): free push and pop, shared heavy fences, a steal takes one task (half of a victim holding more than 64).
     Asym,
+    /// The runtime's asym with answered claims: the thief waits for its victim's answer at the victim's next push or pop, and runs the heavy fence only if none comes within --answer-timeout-ns.
+    AsymAnswered,
     /// asym, a steal always takes one task.
     AsymOne,
     /// asym, a steal always takes half the tasks (at most 254).
@@ -988,6 +990,7 @@ impl From<PolicyArg> for crate::steal_cost::Policy {
         use crate::steal_cost::Policy;
         match p {
             PolicyArg::Asym => Policy::Asym,
+            PolicyArg::AsymAnswered => Policy::AsymAnswered,
             PolicyArg::AsymOwn => Policy::AsymOwn,
             PolicyArg::AsymHalfOwn => Policy::AsymHalfOwn,
             PolicyArg::AsymOne => Policy::AsymOne,
@@ -1084,7 +1087,7 @@ pub struct StealCostArgs {
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "asym,asym-one,asym-half,asym-own,asym-half-own,lcws-signal,chase-lev"
+        default_value = "asym,asym-answered,asym-one,asym-half,asym-own,asym-half-own,lcws-signal,chase-lev"
     )]
     pub policies: Vec<PolicyArg>,
     /// Processor counts (comma separated, 1..=1024).
@@ -1171,6 +1174,11 @@ pub struct StealCostArgs {
     /// Failed steal rounds (each followed by a yield) before an idle processor sleeps.
     #[arg(long, default_value = "64", value_parser = parse_spin_rounds)]
     pub spin_rounds: u32,
+    /// asym-answered: how long a thief waits for its victim's answer before it runs the
+    /// heavy fence, in ns (0: it does not ask, and fences at once). Default: the heavy
+    /// fence's own cost with the processors running when the wait starts.
+    #[arg(long, value_parser = parse_ns)]
+    pub answer_timeout_ns: Option<f64>,
     /// Output directory for JSON, CSV, Markdown, SVG and index.html; checked before anything runs.
     #[arg(long, default_value = "sim-report")]
     pub out: PathBuf,
@@ -1221,8 +1229,17 @@ impl StealCostArgs {
             options: crate::steal_cost::Options {
                 sleep: !self.no_sleep,
                 spin_rounds: self.spin_rounds,
+                answer_timeout_ns: self.answer_timeout_ns,
             },
         }
+    }
+}
+
+/// What an `asym-answered` thief waits for an answer, in words.
+fn answer_timeout_label(o: &crate::steal_cost::Options) -> String {
+    match o.answer_timeout_ns {
+        Some(ns) => format!("asym-answered waits {ns} ns for an answer"),
+        None => "asym-answered waits for an answer as long as the heavy fence would take".into(),
     }
 }
 
@@ -1266,13 +1283,14 @@ fn run_steal_cost(a: StealCostArgs) -> Result<(), Box<dyn std::error::Error>> {
                 }
             ),
             format!(
-                "costs (ns): {}",
+                "costs (ns): {}; {}",
                 e.costs
                     .named()
                     .iter()
                     .map(|(n, v)| format!("{n} {v}"))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                answer_timeout_label(&e.options)
             ),
         ],
     );
@@ -1363,11 +1381,14 @@ fn run_scaling(a: ScalingArgs) -> Result<(), Box<dyn std::error::Error>> {
                 measured.run.machine, measured.run.date, measured.run.command
             ),
             format!(
-                "workloads {}; policies asym, lcws-signal, chase-lev; P = {:?}; {} runs per cell, seed {}",
+                "workloads {}; policies {}; P = {:?}; {} runs per cell, seed {}",
                 calibrated
                     .iter()
                     .map(|(c, _)| c.analog.workload)
                     .collect::<Vec<_>>()
+                    .join(", "),
+                scaling::SIMULATED_POLICIES
+                    .map(|p| p.to_string())
                     .join(", "),
                 e.simulated_procs(),
                 e.runs,

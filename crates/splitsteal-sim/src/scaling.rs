@@ -149,13 +149,40 @@ pub const ANALOGS: [Analog; 9] = [
     },
 ];
 
-/// The policies the model runs, each with the bench scheduler it is compared with.
-pub const MODEL_POLICIES: [(Policy, &str); 4] = [
+/// The policies the model runs, each with the bench scheduler it is compared with. The
+/// measured `asym` ran the heavy fence on every steal ([`Policy::Asym`]);
+/// `asym-answered` ([`Policy::AsymAnswered`], its owners answering claims) has no
+/// measurement yet.
+pub const MODEL_POLICIES: [(Policy, &str); 5] = [
     (Policy::Asym, "asym"),
+    (Policy::AsymAnswered, "asym-answered"),
     (Policy::LcwsSignal, "lcws-signal"),
     (Policy::ChaseLev, "chase-lev"),
     (Policy::ChaseLev, "rayon"),
 ];
+
+/// The policies simulated, in the order their seed streams were given: a policy added
+/// later takes streams after those of the earlier ones, so that adding it leaves their
+/// runs as they were.
+pub const SIMULATED_POLICIES: [Policy; 4] = [
+    Policy::Asym,
+    Policy::LcwsSignal,
+    Policy::ChaseLev,
+    Policy::AsymAnswered,
+];
+
+/// The seed stream of workload `w` of `workloads` under policy number `a` of
+/// [`SIMULATED_POLICIES`]: the first three policies' streams as they were when they were
+/// the only ones (`w × 3 + a`), then the others'.
+#[doc(hidden)]
+pub fn seed_stream(w: usize, a: usize, workloads: usize) -> usize {
+    const FIRST: usize = 3;
+    if a < FIRST {
+        w * FIRST + a
+    } else {
+        workloads * FIRST + w * (SIMULATED_POLICIES.len() - FIRST) + (a - FIRST)
+    }
+}
 
 /// The measured run a scaling report compares with: the suite's records, and the facts of
 /// its run (command, date, machine) as results.json gives them.
@@ -589,11 +616,11 @@ pub fn calibrate_all(
 /// Simulations planned for `workloads` calibrated workloads.
 pub fn planned_runs(e: &ScalingExperiment, workloads: usize) -> usize {
     // rayon shares chase-lev's simulations.
-    workloads * 3 * e.simulated_procs().len() * e.runs
+    workloads * SIMULATED_POLICIES.len() * e.simulated_procs().len() * e.runs
 }
 
-/// Simulates every calibrated workload under asym, lcws-signal and chase-lev at every
-/// simulated P, `e.runs` runs each, and sets them beside the measurement.
+/// Simulates every calibrated workload under [`SIMULATED_POLICIES`] at every simulated P,
+/// `e.runs` runs each, and sets them beside the measurement.
 pub fn run(
     records: &[Record],
     calibrated: &[(Calibration, TimedDag)],
@@ -601,7 +628,7 @@ pub fn run(
     progress: &Progress,
 ) -> Result<Vec<WorkloadResult>, String> {
     e.validate()?;
-    let policies = [Policy::Asym, Policy::LcwsSignal, Policy::ChaseLev];
+    let policies = SIMULATED_POLICIES;
     let procs = e.simulated_procs();
     let (np, nr) = (procs.len(), e.runs);
     let per_workload = policies.len() * np * nr;
@@ -615,7 +642,7 @@ pub fn run(
             node_ns: cal.node_ns,
             ..e.costs
         };
-        let config = ((w * policies.len() + a) * MAX_PROCS + procs[p]) as u64;
+        let config = (seed_stream(w, a, calibrated.len()) * MAX_PROCS + procs[p]) as u64;
         let out = steal_cost::simulate(
             dag,
             policies[a],

@@ -1,7 +1,8 @@
-//! What a steal costs under the asymmetric deque (`asym`, the runtime's default, and its
-//! variants) against `lcws-signal` and `chase-lev`, in a timed model of `P`
-//! processors on fork-join DAGs: makespan over the bound, steals, claims cut, revoked and
-//! withdrawn, heavy fences, and the time other processors lose to them.
+//! What a steal costs under the asymmetric deque (`asym-answered`, the runtime's default,
+//! whose owners answer claims; `asym`, a heavy fence on every steal; and their variants)
+//! against `lcws-signal` and `chase-lev`, in a timed model of `P` processors on fork-join
+//! DAGs: makespan over the bound, steals, claims cut, revoked and withdrawn, claims
+//! answered, heavy fences, and the time other processors lose to them.
 //!
 //! # Time
 //!
@@ -11,9 +12,9 @@
 //! converted to the same clock; the simulator keeps time in picoseconds, so costs below a
 //! unit are not rounded away, and reports times in units. It is a discrete-event
 //! simulation: each processor has at most one pending event (the end of its node, of its
-//! look at a victim, of its CAS, of its heavy fence, of its wait for a signal, of a step of
-//! falling asleep, of its wake-up), and events run in time order (ties by processor
-//! index). Every event is atomic: what the runtime does with one read, one CAS or one
+//! look at a victim, of its CAS, of its heavy fence, of its wait for a signal or an answer,
+//! of a step of falling asleep, of its wake-up), and events run in time order (ties by
+//! processor index). Every event is atomic: what the runtime does with one read, one CAS or one
 //! store, the model does at one instant.
 //!
 //! # Scheduling
@@ -64,9 +65,11 @@
 //!
 //! # Policies ([`Policy`])
 //!
-//! * The asymmetric deque of `splitsteal-core/src/deque/asym.rs`. [`Policy::Asym`] is the
-//!   runtime's default: a steal of one task, or of `⌈n/2⌉` capped at [`MAX_STEAL`] = 254
-//!   when the victim holds more than [`DEEP`] = 64; [`Policy::AsymOne`] and
+//! * The asymmetric deque of `splitsteal-core/src/deque/asym.rs`. [`Policy::Asym`], a heavy
+//!   fence on every steal (the runtime's protocol before its owners answered claims), and
+//!   [`Policy::AsymAnswered`], the runtime's default (below, "Answered claims"): a steal
+//!   of one task, or of `⌈n/2⌉` capped at [`MAX_STEAL`] = 254 when the victim holds more
+//!   than [`DEEP`] = 64; [`Policy::AsymOne`] and
 //!   [`Policy::AsymOwn`] always steal one, [`Policy::AsymHalf`] and
 //!   [`Policy::AsymHalfOwn`] always half (see [`steal_amount`]). Every pushed task is
 //!   public. Push and pop are free (the owner's
@@ -112,8 +115,8 @@
 //!
 //! * Own fences ([`Policy::AsymOwn`], [`Policy::AsymHalfOwn`]): every call runs its own, and
 //!   any number run at once.
-//! * Shared fences ([`Policy::Asym`], [`Policy::AsymOne`], [`Policy::AsymHalf`], and the
-//!   sleepers of
+//! * Shared fences ([`Policy::Asym`], [`Policy::AsymAnswered`], [`Policy::AsymOne`],
+//!   [`Policy::AsymHalf`], and the sleepers of
 //!   [`Policy::LcwsSignal`] and [`Policy::ChaseLev`]: the runtime's `wakeup::heavy_fence`):
 //!   a process-wide sequence, even while no fence runs, odd while one does. A caller, after
 //!   its SeqCst fence ([`Costs::fence_ns`]), needs a fence that *started* after its writes
@@ -129,6 +132,37 @@
 //!
 //! An interrupted processor loses `ipi_ns` even when it was only waiting (its next step is
 //! pushed back; an overestimate where the wait outlasted the interrupt).
+//!
+//! # Answered claims ([`Policy::AsymAnswered`])
+//!
+//! The owner answers a claim, and the thief runs the heavy fence only when no answer comes
+//! in time:
+//!
+//! 1. The thief, its claim CAS won, sets its bit in the victim's request byte (a
+//!    read-modify-write of another processor's line: one look, [`Costs::probe_ns`]) and
+//!    busy-waits for the owner's answer naming its claim, or for a change of the victim's
+//!    line by the owner (a cut, a revoke or a reset: as good as an answer). It sees either
+//!    one look after it was written. The wait is running time: heavy fences interrupt it.
+//! 2. The owner answers at its next push or pop (a node that enables two nodes pushes one,
+//!    a node that enables none pops): if the bit is set it takes it (a read-modify-write,
+//!    [`Costs::cas_ns`]), reads its line (a look) and stores the answer, which names the
+//!    claim pending in the line, if any. An owner inside a long node, or running nodes that
+//!    enable one node each (a chain of joins), answers only at its next push or pop.
+//! 3. The thief's timeout ([`Options::answer_timeout_ns`]) is by default the heavy fence's
+//!    own cost with the processors running when its wait starts, so that a steal costs at
+//!    most about twice what it costs under [`Policy::Asym`] (ski rental). An answer seen
+//!    after the timeout is too late: at its timeout the thief calls for the shared heavy
+//!    fence as [`Policy::Asym`]'s thieves do (an event of its own: interrupts taken
+//!    meanwhile delay it), and goes on as they do. Its bit stays set; the owner answers it
+//!    at its next push or pop all the same, an answer nobody reads (`owner_answers` counts
+//!    every answer). With a timeout of 0 the thief does not ask: it is [`Policy::Asym`].
+//!
+//! After the answer, or the change of the line, the thief re-reads the bottom and commits
+//! (or finds its claim revoked) as after a heavy fence, with no fence and no interrupt of
+//! anyone. A claim is answered, times out, or is still waited on at the end: `claims =
+//! answered + answer_timeouts + answer_waits_at_end`. The request bit and the owner's
+//! taking it are not counted in `cas` (their time is charged), as the sleepers' standing
+//! requests are not. The sleepers' heavy fences are unchanged.
 //!
 //! # Shapes ([`Shape`])
 //!
@@ -209,9 +243,14 @@ pub const MAX_PROCS: usize = 1024;
 pub const MAX_STEAL: usize = 254;
 
 /// Event keys are `time_ps << ID_BITS | id`, ids `0..P` the processors, `P..2P` the
-/// signal deliveries to them and `2P..3P` the ends of their naps.
+/// signal deliveries to them, `2P..3P` the ends of their naps and `3P..4P` the ends of
+/// their waits for an answer (`4 × MAX_PROCS ≤ 2^ID_BITS`).
 const ID_BITS: u32 = 12;
 const MAX_TIME_PS: u64 = (1 << (64 - ID_BITS)) - 1;
+const _: () = assert!(
+    4 * MAX_PROCS <= 1 << ID_BITS,
+    "event ids must fit in ID_BITS"
+);
 
 /// A fork-join DAG whose nodes take whole numbers of time units; out-degree ≤ 2, any
 /// in-degree, node 0 the root, ids a topological order.
@@ -671,10 +710,16 @@ impl ShapeParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
-    /// The runtime's `asym`: the asymmetric deque with shared heavy fences (module doc,
-    /// "Heavy fences"), stealing one task, or half when the victim holds more than
-    /// [`DEEP`] (the runtime's `StealAmount::Adaptive`).
+    /// The asymmetric deque with a heavy fence on every steal (the runtime's `asym` before
+    /// owners answered claims): shared heavy fences (module doc, "Heavy fences"), stealing
+    /// one task, or half when the victim holds more than [`DEEP`] (the runtime's
+    /// `StealAmount::Adaptive`).
     Asym,
+    /// The runtime's `asym` with answered claims: [`Policy::Asym`] whose thief, after its
+    /// claim, asks the owner to answer and waits for the answer (or a change of the line)
+    /// up to [`Options::answer_timeout_ns`], and runs the shared heavy fence only when
+    /// none came (module doc, "Answered claims").
+    AsymAnswered,
     /// [`Policy::Asym`] always stealing one task.
     AsymOne,
     /// [`Policy::Asym`] always stealing half (capped at [`MAX_STEAL`]).
@@ -692,8 +737,9 @@ pub enum Policy {
 
 impl Policy {
     /// Every policy, in report order.
-    pub const ALL: [Policy; 7] = [
+    pub const ALL: [Policy; 8] = [
         Policy::Asym,
+        Policy::AsymAnswered,
         Policy::AsymOne,
         Policy::AsymHalf,
         Policy::AsymOwn,
@@ -707,6 +753,7 @@ impl Policy {
         matches!(
             self,
             Policy::Asym
+                | Policy::AsymAnswered
                 | Policy::AsymOne
                 | Policy::AsymHalf
                 | Policy::AsymOwn
@@ -721,12 +768,19 @@ impl Policy {
     pub fn shares_fences(self) -> bool {
         !matches!(self, Policy::AsymOwn | Policy::AsymHalfOwn)
     }
+
+    /// Whether a thief asks the owner to answer its claim before it falls back on the
+    /// heavy fence ([`Policy::AsymAnswered`]).
+    pub fn answers_claims(self) -> bool {
+        self == Policy::AsymAnswered
+    }
 }
 
 impl std::fmt::Display for Policy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Policy::Asym => "asym",
+            Policy::AsymAnswered => "asym-answered",
             Policy::AsymOwn => "asym-own",
             Policy::AsymHalfOwn => "asym-half-own",
             Policy::AsymOne => "asym-one",
@@ -742,19 +796,20 @@ impl std::fmt::Display for Policy {
 pub const DEEP: usize = 64;
 
 /// How many of `n > 0` stealable tasks one steal claims under `policy`: 1, or `⌈n/2⌉`
-/// capped at [`MAX_STEAL`] under the steal-half policies, and under [`Policy::Asym`] when
-/// `n > DEEP`.
+/// capped at [`MAX_STEAL`] under the steal-half policies, and under [`Policy::Asym`] and
+/// [`Policy::AsymAnswered`] when `n > DEEP`.
 pub fn steal_amount(policy: Policy, n: usize) -> usize {
     let half = n.div_ceil(2).min(MAX_STEAL);
     match policy {
         Policy::AsymHalf | Policy::AsymHalfOwn => half,
-        Policy::Asym if n > DEEP => half,
+        Policy::Asym | Policy::AsymAnswered if n > DEEP => half,
         _ => 1,
     }
 }
 
-/// How idle processors behave (module doc, "Sleeping").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How idle processors behave (module doc, "Sleeping"), and how long an
+/// [`Policy::AsymAnswered`] thief waits for an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Options {
     /// Whether an idle processor sleeps after `spin_rounds` failed steal rounds (else it
     /// keeps looking, and every processor runs all the time: the worst case for heavy
@@ -763,6 +818,12 @@ pub struct Options {
     /// Failed steal rounds, each followed by a yield, before a processor sleeps (the
     /// runtime's `ThreadPoolBuilder::DEFAULT_SPIN_ROUNDS`).
     pub spin_rounds: u32,
+    /// [`Policy::AsymAnswered`]: how long a thief waits for its victim's answer before it
+    /// runs the heavy fence, in ns; `None` (the default): the heavy fence's own cost with the
+    /// processors running when the wait starts, so that a steal never costs much more than
+    /// twice what the fence alone would (ski rental). `Some(0)`: the thief does not ask,
+    /// and fences at once as [`Policy::Asym`] does.
+    pub answer_timeout_ns: Option<f64>,
 }
 
 impl Default for Options {
@@ -770,7 +831,44 @@ impl Default for Options {
         Options {
             sleep: true,
             spin_rounds: 64,
+            answer_timeout_ns: None,
         }
+    }
+}
+
+impl Options {
+    /// Checks that a fixed answer timeout is a finite number of nanoseconds, at most a
+    /// second.
+    ///
+    /// ```
+    /// use splitsteal_sim::steal_cost::*;
+    ///
+    /// let dag = TimedDag::list_walk(200, 50, 1 << 20)?;
+    /// let c = Costs::default();
+    /// // A thief that does not wait for an answer fences on every steal, as under `asym`.
+    /// let no_wait = Options { answer_timeout_ns: Some(0.0), ..Options::default() };
+    /// no_wait.validate()?;
+    /// let answered = simulate_with(&dag, Policy::AsymAnswered, 8, &c, &no_wait, 1)?;
+    /// let asym = simulate(&dag, Policy::Asym, 8, &c, 1)?;
+    /// assert_eq!(answered.heavy_fences, asym.heavy_fences);
+    /// assert_eq!(answered.answer_timeouts, answered.claims);
+    /// assert!(Options { answer_timeout_ns: Some(-1.0), ..no_wait }.validate().is_err());
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(v) = self.answer_timeout_ns {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "--answer-timeout-ns must be a finite number ≥ 0, got {v}"
+                ));
+            }
+            if v > 1e9 {
+                return Err(format!(
+                    "--answer-timeout-ns {v} is over a second; use nanoseconds"
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -958,10 +1056,24 @@ pub struct StealRun {
     pub in_flight_at_end: u64,
     /// `asym-own`: those of them whose claim was already revoked.
     pub in_flight_revoked: u64,
+    /// `asym-answered`: claims whose thief saw its victim's answer, or a change of the
+    /// line by the owner, before its timeout (it ran no heavy fence for them).
+    pub answered: u64,
+    /// `asym-answered`: claims whose thief waited in vain and ran the heavy fence (all of
+    /// them with a timeout of 0). `claims = answered + answer_timeouts +
+    /// answer_waits_at_end`.
+    pub answer_timeouts: u64,
+    /// `asym-answered`: thieves asking for, or waiting for, an answer when the sink
+    /// finished (counted in `in_flight_at_end` too).
+    pub answer_waits_at_end: u64,
+    /// `asym-answered`: answers the owners gave (each: take the request bit, read the line,
+    /// store the answer), the late ones no thief was waiting for included.
+    pub owner_answers: u64,
     /// Heavy fences issued (`membarrier` calls): thieves' and sleepers'; with shared
     /// fences, one serves every caller waiting for it.
     pub heavy_fences: u64,
-    /// Heavy fences asked for by processors going to sleep (thieves ask `claims`).
+    /// Heavy fences asked for by processors going to sleep (thieves ask `claims`, under
+    /// `asym-answered` `answer_timeouts`).
     pub sleep_fences: u64,
     /// Interrupts the heavy fences sent: each reaches every running processor but its
     /// caller (`ipi_lost = ipis × ipi_ns`).
@@ -1018,6 +1130,9 @@ pub struct StealRun {
     pub fence_time: f64,
     /// The part of `fence_time` spent waiting for a shared fence another processor ran.
     pub fence_wait: f64,
+    /// `asym-answered`: time thieves spent between setting the request bit and seeing
+    /// the answer, or timing out, for waits that ended before the sink (units).
+    pub answer_wait: f64,
     /// Time processors spent parked before the sink finished (units, all together).
     pub parked_time: f64,
     /// Simulation events processed.
@@ -1028,6 +1143,12 @@ impl StealRun {
     /// `makespan / (T1/P + T∞)`: how far above the work-stealing bound the run ended.
     pub fn ratio(&self) -> f64 {
         self.makespan / (self.t1 as f64 / self.procs.max(1) as f64 + self.span as f64)
+    }
+
+    /// Claims whose thief asked for a heavy fence: every claim, but under `asym-answered`
+    /// those that timed out.
+    pub fn fenced_claims(&self) -> u64 {
+        self.claims - self.answered - self.answer_waits_at_end
     }
 }
 
@@ -1050,6 +1171,27 @@ pub struct Trace {
     /// included), the event that made the writes it needed the fence for (its claim, its
     /// posts: a number in the order events ran), and the index of that fence in `fences`.
     pub served: Vec<(u32, u64, usize)>,
+    /// `asym-answered`: every thief's wait for an answer, in the order they started.
+    pub answer_waits: Vec<AnswerWait>,
+}
+
+/// One `asym-answered` thief's wait of a [`Trace`].
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerWait {
+    /// The thief.
+    pub thief: u32,
+    /// Its victim.
+    pub victim: u32,
+    /// When its request bit was set and it started to wait (ps).
+    pub from_ps: u64,
+    /// Its timeout (ps).
+    pub timeout_ps: u64,
+    /// When it saw the answer (or the line change), or timed out (ps); `u64::MAX` if it
+    /// was still waiting when the sink finished.
+    pub end_ps: u64,
+    /// Whether it saw an answer (else it timed out, or was still waiting).
+    pub answered: bool,
 }
 
 /// One heavy fence of a [`Trace`].
@@ -1090,6 +1232,8 @@ struct Deque {
     claims: u64,
     /// `chase-lev`: the owner saw the deque empty and has not pushed since.
     known_empty: bool,
+    /// `asym-answered`: a thief's bit in the owner's request byte (set: answer my claim).
+    asked: bool,
     /// `lcws-signal`: a signal is on its way, delivered at `delivery_at`.
     signalled: bool,
     delivery_at: u64,
@@ -1103,6 +1247,8 @@ struct Claim {
     claimed: usize,
     seq: u64,
     cut: bool,
+    /// The thief that made it.
+    thief: u32,
 }
 
 impl Deque {
@@ -1171,6 +1317,18 @@ enum St {
     Released { need: Need, since: u64 },
     /// `lcws-signal`: the event is the look at `v` once its signal was delivered.
     Await { v: u32 },
+    /// `asym-answered`: the event is the end of the thief's read-modify-write that sets
+    /// the request bit on `v`, after its claim `seq`.
+    Ask { v: u32, seq: u64 },
+    /// `asym-answered`: busy-waiting since `since` for `v`'s answer or a change of its
+    /// line; no event of its own (the owner's answer, or the line change, releases it; its
+    /// timeout is an event apart).
+    Answer { v: u32, seq: u64, since: u64 },
+    /// `asym-answered`: released; the event is when it sees the answer (or the change),
+    /// then it checks and commits as after a heavy fence.
+    Answered { v: u32, seq: u64, since: u64 },
+    /// `asym-answered`: no answer in time; the event is its call for the heavy fence.
+    TimedOut { v: u32, seq: u64 },
     /// Falling asleep: the event is the end of its announcement (its standing requests).
     Post,
     /// Falling asleep: the event is the end of its last look, the verdict.
@@ -1251,6 +1409,13 @@ struct Sim<'a> {
     trace: Option<Box<Trace>>,
     /// The trace's fence each fencer runs.
     span_of: Vec<usize>,
+    /// `asym-answered`: the fixed answer timeout, if any (else the heavy fence's cost).
+    answer_timeout: Option<u64>,
+    /// The end of a thief's wait for an answer (0: none).
+    answer_deadline: Vec<u64>,
+    answer_wait_ps: u64,
+    /// The trace's wait each thief is in.
+    wait_of: Vec<usize>,
 }
 
 /// A victim for thief `i` of `p ≥ 2`: uniform among the other processors.
@@ -1313,6 +1478,7 @@ fn run_sim(
     traced: bool,
 ) -> Result<(StealRun, Option<Box<Trace>>), String> {
     costs.validate()?;
+    opts.validate()?;
     if procs == 0 || procs > MAX_PROCS {
         return Err(format!(
             "processor count must be in 1..={MAX_PROCS}, got {procs}"
@@ -1328,7 +1494,7 @@ fn run_sim(
         heavy: (0..=procs).map(|r| ps(costs.heavy_ns(r))).collect(),
         scan: (procs as u64 - 1) * t.probe,
         rng: SmallRng::seed_from_u64(seed),
-        heap: BinaryHeap::with_capacity(3 * procs),
+        heap: BinaryHeap::with_capacity(4 * procs),
         st: vec![St::Look; procs],
         dq: (0..procs).map(|_| Deque::new()).collect(),
         ipis: 0,
@@ -1367,6 +1533,10 @@ fn run_sim(
             })
         }),
         span_of: vec![usize::MAX; procs],
+        answer_timeout: opts.answer_timeout_ns.map(ps),
+        answer_deadline: vec![0; procs],
+        answer_wait_ps: 0,
+        wait_of: vec![usize::MAX; procs],
     };
     sim.run()?;
     // Interrupts of heavy fences issued before the end that a running processor had not
@@ -1381,6 +1551,7 @@ fn run_sim(
     sim.s.handler_lost = sim.handler_lost_ps as f64 / unit;
     sim.s.fence_time = sim.fence_ps as f64 / unit;
     sim.s.fence_wait = sim.fence_wait_ps as f64 / unit;
+    sim.s.answer_wait = sim.answer_wait_ps as f64 / unit;
     sim.s.parked_time = sim.parked_ps as f64 / unit;
     Ok((sim.s, sim.trace))
 }
@@ -1436,6 +1607,10 @@ impl Sim<'_> {
             }
             let time = key >> ID_BITS;
             let id = (key & ((1 << ID_BITS) - 1)) as usize;
+            if id >= 3 * p {
+                self.answer_times_out(id - 3 * p, time)?;
+                continue;
+            }
             if id >= 2 * p {
                 self.nap_ends(id - 2 * p, time)?;
                 continue;
@@ -1476,6 +1651,12 @@ impl Sim<'_> {
                 St::Await { v } => self.look(i, v as usize, time)?,
                 St::Cas { v, tag, top } => self.steal_cas(i, v as usize, tag, top, time)?,
                 St::Claim { v, tag, top, k } => self.claim(i, v as usize, tag, top, k, time)?,
+                St::Ask { v, seq } => self.ask(i, v as usize, seq, time)?,
+                St::Answered { v, seq, since } => {
+                    self.answer_wait_ps += time - since;
+                    self.validate(i, v as usize, seq, time)?
+                }
+                St::TimedOut { v, seq } => self.request_fence(i, Need::Thief { v, seq }, time)?,
                 St::Arrive { need, since, order } => self.arrive(i, need, since, order, time)?,
                 St::Fence {
                     need,
@@ -1486,7 +1667,7 @@ impl Sim<'_> {
                 St::Released { need, since } => self.fenced(i, need, since, time - since, time)?,
                 St::Post => self.request_fence(i, Need::Sleep, time)?,
                 St::Verdict => self.verdict(i, time)?,
-                St::Wait { .. } | St::Parked | St::Wake => {
+                St::Wait { .. } | St::Answer { .. } | St::Parked | St::Wake => {
                     return Err(format!(
                         "processor {i} had an event in state {:?}",
                         self.st[i]
@@ -1503,6 +1684,9 @@ impl Sim<'_> {
         for i in 0..self.p {
             if let Some((v, seq)) = self.holding[i] {
                 self.s.in_flight_at_end += 1;
+                if matches!(self.st[i], St::Ask { .. } | St::Answer { .. }) {
+                    self.s.answer_waits_at_end += 1;
+                }
                 let live = self.dq[v as usize].claim.is_some_and(|c| c.seq == seq);
                 self.s.in_flight_revoked += u64::from(!live);
             }
@@ -1530,11 +1714,22 @@ impl Sim<'_> {
                 self.s.pushes += 1;
                 self.dq[i].push(en[1]);
                 t += self.after_push(i, t)?;
+                t += self.answer(i, t)?;
             }
             self.start(i, en[0], t)?;
             return Ok(false);
         }
-        let (task, cost) = self.pop(i);
+        let claim = self.dq[i].claim;
+        let (task, mut cost) = self.pop(i);
+        if let Some(c) = claim {
+            // A cut, revoke or reset changed the line: a waiting thief sees it one
+            // transfer after the owner's CAS, and that answers it.
+            let now = self.dq[i].claim;
+            if now.is_none_or(|n| n.seq != c.seq || n.k != c.k) {
+                self.release(c.thief as usize, i, c.seq, time + cost + self.t.probe)?;
+            }
+        }
+        cost += self.answer(i, time + cost)?;
         match task {
             Some(m) => {
                 self.s.owner_pops += 1;
@@ -1782,10 +1977,119 @@ impl Sim<'_> {
             claimed: k,
             seq,
             cut: false,
+            thief: i as u32,
         });
         self.s.claims += 1;
         self.holding[i] = Some((v as u32, seq));
+        if self.policy.answers_claims() {
+            if self.answer_timeout != Some(0) {
+                // Set the request bit on the victim: a read-modify-write of its line.
+                self.st[i] = St::Ask { v: v as u32, seq };
+                return self.at(after + self.t.probe, i);
+            }
+            // No wait: fence at once, as `asym` does.
+            self.s.answer_timeouts += 1;
+        }
         self.request_fence(i, Need::Thief { v: v as u32, seq }, after)
+    }
+
+    /// `asym-answered`: `i`'s request bit on `v` is set at `time`; it waits for the answer
+    /// to its claim `seq` (or a change of the line) until its timeout: the fixed one, or
+    /// the heavy fence's cost with the processors running now.
+    fn ask(&mut self, i: usize, v: usize, seq: u64, time: u64) -> Result<(), String> {
+        self.dq[v].asked = true;
+        let timeout = self
+            .answer_timeout
+            .unwrap_or_else(|| self.heavy[self.running]);
+        self.st[i] = St::Answer {
+            v: v as u32,
+            seq,
+            since: time,
+        };
+        if let Some(tr) = &mut self.trace {
+            self.wait_of[i] = tr.answer_waits.len();
+            tr.answer_waits.push(AnswerWait {
+                thief: i as u32,
+                victim: v as u32,
+                from_ps: time,
+                timeout_ps: timeout,
+                end_ps: u64::MAX,
+                answered: false,
+            });
+        }
+        self.answer_deadline[i] = time + timeout;
+        let claim = self.dq[v].claim;
+        if !claim.is_some_and(|c| c.seq == seq && c.k == c.claimed) {
+            // The owner cut or revoked the claim while the bit was being set: the first
+            // look sees the changed line.
+            self.release(i, v, seq, time + self.t.probe)?;
+            if !matches!(self.st[i], St::Answer { .. }) {
+                return Ok(());
+            }
+        }
+        self.at(time + timeout, 3 * self.p + i)
+    }
+
+    /// `asym-answered`: `i`'s wait may end at `time` with no answer: it calls for the
+    /// heavy fence (an event of its own, so that interrupts taken meanwhile delay it).
+    fn answer_times_out(&mut self, i: usize, time: u64) -> Result<(), String> {
+        let St::Answer { v, seq, since } = self.st[i] else {
+            return Ok(());
+        };
+        if self.answer_deadline[i] != time {
+            return Ok(());
+        }
+        self.answer_deadline[i] = 0;
+        self.s.answer_timeouts += 1;
+        self.answer_wait_ps += time - since;
+        if let Some(tr) = &mut self.trace {
+            tr.answer_waits[self.wait_of[i]].end_ps = time;
+        }
+        self.st[i] = St::TimedOut { v, seq };
+        self.at(time, i)
+    }
+
+    /// `asym-answered`: thief `j`, if it is still waiting for the answer to its claim `seq`
+    /// on `v`, sees one (the owner's answer, or a change of the line) at `seen`, unless its
+    /// timeout comes first (then the answer is too late: it fences).
+    fn release(&mut self, j: usize, v: usize, seq: u64, seen: u64) -> Result<(), String> {
+        if let St::Answer {
+            v: wv,
+            seq: ws,
+            since,
+        } = self.st[j]
+        {
+            if wv as usize == v && ws == seq && seen <= self.answer_deadline[j] {
+                self.s.answered += 1;
+                self.answer_deadline[j] = 0;
+                if let Some(tr) = &mut self.trace {
+                    let w = &mut tr.answer_waits[self.wait_of[j]];
+                    w.end_ps = seen;
+                    w.answered = true;
+                }
+                self.st[j] = St::Answered { v: wv, seq, since };
+                // Its one pending event: it had none while it waited.
+                return self.at(seen, j);
+            }
+        }
+        Ok(())
+    }
+
+    /// `asym-answered`: the owner `i`, at a push or pop at `time`, answers a request if
+    /// its bit is set: takes the bit (a read-modify-write), reads the line (a transfer)
+    /// and stores the answer naming the pending claim, if any, which its thief sees one
+    /// transfer later. Returns what it cost the owner.
+    fn answer(&mut self, i: usize, time: u64) -> Result<u64, String> {
+        if !self.dq[i].asked {
+            return Ok(0);
+        }
+        self.dq[i].asked = false;
+        self.s.owner_answers += 1;
+        let cost = self.t.cas + self.t.probe;
+        if let Some(c) = self.dq[i].claim {
+            self.release(c.thief as usize, i, c.seq, time + cost + self.t.probe)?;
+        }
+        Ok(cost)
     }
 
     /// Processor `i` needs a heavy fence for `need` at `time`, its writes made at this
@@ -2260,6 +2564,12 @@ pub struct StealMeans {
     pub partial_commits: f64,
     /// Mean failed validations.
     pub failed_validations: f64,
+    /// Mean claims answered by their owner (or a change of its line) in time.
+    pub answered: f64,
+    /// Mean claims whose thief timed out waiting for an answer and ran the heavy fence.
+    pub answer_timeouts: f64,
+    /// Mean answers the owners gave.
+    pub owner_answers: f64,
     /// Mean heavy fences issued.
     pub heavy_fences: f64,
     /// Mean heavy fences asked for by sleepers.
@@ -2288,6 +2598,8 @@ pub struct StealMeans {
     pub fence_time: f64,
     /// Mean time thieves spent waiting for shared heavy fences (units).
     pub fence_wait: f64,
+    /// Mean time thieves spent waiting for an answer (units).
+    pub answer_wait: f64,
     /// Mean time processors spent parked (units, all together).
     pub parked_time: f64,
     /// Mean simulation events.
@@ -2301,7 +2613,10 @@ impl StealMeans {
         let m = |f: &dyn Fn(&StealRun) -> f64| runs.iter().map(f).sum::<f64>() / n;
         let ratios = runs.iter().map(StealRun::ratio);
         let fences: u64 = runs.iter().map(|r| r.heavy_fences).sum();
-        let callers: u64 = runs.iter().map(|r| r.claims + r.sleep_fences).sum();
+        let callers: u64 = runs
+            .iter()
+            .map(|r| r.fenced_claims() + r.sleep_fences)
+            .sum();
         StealMeans {
             t1: m(&|r| r.t1 as f64),
             span: m(&|r| r.span as f64),
@@ -2321,6 +2636,9 @@ impl StealMeans {
             withdrawn: m(&|r| r.withdrawals as f64),
             partial_commits: m(&|r| r.partial_commits as f64),
             failed_validations: m(&|r| r.failed_validations as f64),
+            answered: m(&|r| r.answered as f64),
+            answer_timeouts: m(&|r| r.answer_timeouts as f64),
+            owner_answers: m(&|r| r.owner_answers as f64),
             heavy_fences: m(&|r| r.heavy_fences as f64),
             sleep_fences: m(&|r| r.sleep_fences as f64),
             served_per_fence: if fences == 0 {
@@ -2339,6 +2657,7 @@ impl StealMeans {
             handler_lost: m(&|r| r.handler_lost),
             fence_time: m(&|r| r.fence_time),
             fence_wait: m(&|r| r.fence_wait),
+            answer_wait: m(&|r| r.answer_wait),
             parked_time: m(&|r| r.parked_time),
             events: m(&|r| r.events as f64),
         }

@@ -113,7 +113,8 @@ impl StealExperiment {
                 ));
             }
         }
-        self.costs.validate()
+        self.costs.validate()?;
+        self.options.validate()
     }
 
     /// Simulations planned: shapes × P × policies × runs.
@@ -238,7 +239,7 @@ pub fn table(e: &StealExperiment, cells: &[StealCell]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Times in units of {} ns (one node); ratio = makespan / (T1/P + T∞), mean [min–max] over {} runs; counts are means per run. {}. claims: cut = cut at least once, revoked = by a pop at their first task or a reset; heavy fences: issued (thieves' and sleepers'), callers served per fence; IPI loss: time all processors together lost to heavy fences' interrupts; fence wait: thieves' time waiting for a shared fence.\n",
+        "Times in units of {} ns (one node); ratio = makespan / (T1/P + T∞), mean [min–max] over {} runs; counts are means per run. {}. claims: cut = cut at least once, revoked = by a pop at their first task or a reset; heavy fences: issued (thieves' and sleepers'), callers served per fence; IPI loss: time all processors together lost to heavy fences' interrupts; fence wait: thieves' time waiting for a shared fence; answered / timeouts (asym-answered): claims whose owner answered in time / whose thief waited in vain and ran the heavy fence.\n",
         e.costs.node_ns,
         e.runs,
         if e.options.sleep {
@@ -252,17 +253,17 @@ pub fn table(e: &StealExperiment, cells: &[StealCell]) -> String {
     );
     let _ = writeln!(
         s,
-        "| shape | P | policy | T1 | T∞ | makespan | ratio | steals | tasks stolen | claims | cut | revoked | withdrawn | heavy fences | served/fence | IPI loss | fence wait | sleeps | wake-ups | CAS | fences | signals | handler loss |"
+        "| shape | P | policy | T1 | T∞ | makespan | ratio | steals | tasks stolen | claims | cut | revoked | withdrawn | heavy fences | served/fence | IPI loss | fence wait | sleeps | wake-ups | CAS | fences | signals | handler loss | answered | timeouts |"
     );
     let _ = writeln!(
         s,
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     );
     for c in cells {
         let m = &c.mean;
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.2} [{:.2}–{:.2}] | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.2} [{:.2}–{:.2}] | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} |",
             c.shape,
             c.procs,
             c.policy,
@@ -288,6 +289,8 @@ pub fn table(e: &StealExperiment, cells: &[StealCell]) -> String {
             m.fences,
             m.signals,
             m.handler_lost,
+            m.answered,
+            m.answer_timeouts,
         );
     }
     s
@@ -299,7 +302,8 @@ pub fn csv(cells: &[StealCell]) -> String {
         "shape,procs,policy,runs,nodes,t1,span,makespan,ratio,min_ratio,max_ratio,steals,tasks_stolen,\
          steal_attempts,aborts,lost_cas,claims,claims_cut,cut_commits,revoked,withdrawn,partial_commits,failed_validations,\
          heavy_fences,sleep_fences,served_per_fence,ipis,cas,fences,signals,sleep_attempts,sleeps,wakeups,\
-         ipi_lost,handler_lost,fence_time,fence_wait,parked_time,events\n",
+         ipi_lost,handler_lost,fence_time,fence_wait,parked_time,events,\
+         answered,answer_timeouts,owner_answers,answer_wait\n",
     );
     for c in cells {
         let m = &c.mean;
@@ -338,6 +342,10 @@ pub fn csv(cells: &[StealCell]) -> String {
             m.fence_wait,
             m.parked_time,
             m.events,
+            m.answered,
+            m.answer_timeouts,
+            m.owner_answers,
+            m.answer_wait,
         ];
         let _ = write!(
             s,
@@ -423,14 +431,17 @@ pub fn write(
     out_dir::write(&md, &tab)?;
     let mut files = vec![js, csv_path, md];
     let mut page = Page::new(
-        "What a steal costs: asym (own or shared heavy fences) against lcws-signal and chase-lev (timed model)",
+        "What a steal costs: asym (answered claims, or a heavy fence on every steal) against lcws-signal and chase-lev (timed model)",
         &meta.info,
     );
     page.section("summary", "Summary").para(
         "P processors run fork-join DAGs in a timed model (crate::steal_cost): nodes take units of \
          --node-ns, and every synchronization its measured cost. asym's thieves pay a heavy fence \
-         per claim, which interrupts every other running processor (the -shared policies share \
-         one fence among the thieves and sleepers that need one at the same moment); an owner's \
+         per claim, which interrupts every other running processor (all but the -own policies \
+         share one fence among the thieves and sleepers that need one at the same moment); \
+         asym-answered's thieves wait for the owner to answer their claim at its next push or \
+         pop, and pay the heavy fence only when no answer comes within the fence's own cost \
+         (or --answer-timeout-ns); an owner's \
          pop into a pending claim cuts it (or revokes it at its first task); lcws-signal's thieves \
          signal the victim to expose work; chase-lev pays a fence on every pop. Idle processors \
          sleep after a number of failed rounds (unless --no-sleep), and a parked processor is \

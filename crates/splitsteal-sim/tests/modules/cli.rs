@@ -61,6 +61,9 @@ fn bad_flags_are_clap_errors_not_panics() {
         vec!["t", "steal-cost", "--spin-rounds", "-1"],
         vec!["t", "steal-cost", "--spin-rounds", "5e9"],
         vec!["t", "steal-cost", "--no-sleep", "yes"],
+        vec!["t", "steal-cost", "--answer-timeout-ns", "-1"],
+        vec!["t", "steal-cost", "--answer-timeout-ns", "2e9"],
+        vec!["t", "steal-cost", "--policies", "asym-answer"],
         vec!["t", "scaling"],
         vec!["t", "scaling", "--from", "r.json", "--procs-list", "0"],
         vec!["t", "scaling", "--from", "r.json", "--runs", "0"],
@@ -191,6 +194,8 @@ fn steal_cost_defaults_are_the_libraries() {
         "--no-sleep",
         "--spin-rounds",
         "8",
+        "--answer-timeout-ns",
+        "750",
         "--json",
     ])
     .unwrap();
@@ -207,7 +212,8 @@ fn steal_cost_defaults_are_the_libraries() {
         e.options,
         Options {
             sleep: false,
-            spin_rounds: 8
+            spin_rounds: 8,
+            answer_timeout_ns: Some(750.0),
         }
     );
     assert!(a.json);
@@ -219,4 +225,13 @@ fn steal_cost_defaults_are_the_libraries() {
         a.experiment().policies,
         vec![Policy::AsymOne, Policy::AsymHalf]
     );
+    let t = Top::try_parse_from(["t", "steal-cost", "--policies", "asym-answered,asym"]).unwrap();
+    let SimCommand::StealCost(a) = t.cmd else {
+        panic!("not steal-cost")
+    };
+    assert_eq!(
+        a.experiment().policies,
+        vec![Policy::AsymAnswered, Policy::Asym]
+    );
+    assert_eq!(a.experiment().options.answer_timeout_ns, None);
 }

@@ -230,7 +230,7 @@ fn run_sets_each_scheduler_beside_its_model_and_writes_the_report() {
     };
     assert_eq!(e.simulated_procs(), vec![1, 2, 4, 16]);
     let cal = calibrate_all(&m.records, &e).unwrap();
-    assert_eq!(planned_runs(&e, cal.len()), 3 * 4 * 2);
+    assert_eq!(planned_runs(&e, cal.len()), 4 * 4 * 2);
     let res = run(&m.records, &cal, &e, &Progress::hidden()).unwrap();
     assert_eq!(res.len(), 1);
     let names: Vec<(&str, Policy)> = res[0]
@@ -242,13 +242,14 @@ fn run_sets_each_scheduler_beside_its_model_and_writes_the_report() {
         names,
         [
             ("asym", Policy::Asym),
+            ("asym-answered", Policy::AsymAnswered),
             ("lcws-signal", Policy::LcwsSignal),
             ("chase-lev", Policy::ChaseLev),
             ("rayon", Policy::ChaseLev)
         ]
     );
-    let [asym, lcws, chase, rayon] = &res[0].schedulers[..] else {
-        panic!("four schedulers")
+    let [asym, answered, lcws, chase, rayon] = &res[0].schedulers[..] else {
+        panic!("five schedulers")
     };
     for s in &res[0].schedulers {
         let procs: Vec<usize> = s.predictions.iter().map(|p| p.procs).collect();
@@ -282,6 +283,9 @@ fn run_sets_each_scheduler_beside_its_model_and_writes_the_report() {
     assert!(chase.verdict.is_some() && chase.verdict_over_serial.is_some());
     assert!(lcws.verdict.is_none() && rayon.verdict.is_none());
     assert!(lcws.verdict_over_serial.is_none() && rayon.verdict_over_serial.is_none());
+    // The runtime's protocol with answered claims has no measurement yet.
+    assert!(answered.measured.is_none() && answered.verdict.is_none());
+    assert_ne!(answered.predictions, asym.predictions);
 
     let dir = std::env::temp_dir().join(format!("splitsteal-sim-scaling-{}", std::process::id()));
     let meta = RunMeta::new(e.seed, &e, vec![]);
@@ -301,11 +305,46 @@ fn run_sets_each_scheduler_beside_its_model_and_writes_the_report() {
     let md = std::fs::read_to_string(dir.join("scaling.md")).unwrap();
     assert!(md.contains(&v.to_string()), "{md}");
     assert!(md.contains("rayon (model: chase-lev)"), "{md}");
+    // The default policy's table: a row per asym protocol, each labelled by what it is.
+    for label in [
+        "| asym-answered (owner answers, fence on timeout) |",
+        "| asym (heavy fence on every steal) |",
+        "| lcws-signal |",
+    ] {
+        assert_eq!(
+            md.matches(label).count(),
+            2,
+            "once in each table: {label}: {md}"
+        );
+    }
     let js: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("scaling.json")).unwrap()).unwrap();
     assert_eq!(js["workloads"][0]["calibration"]["forks"], 1023);
     assert!(dir.join("index.html").exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Adding a policy leaves the earlier policies' runs as they were: their seed streams are
+/// the ones they had when they were the only three, and no two (workload, policy) pairs
+/// share one.
+#[test]
+fn seed_streams_keep_the_first_policies_runs() {
+    assert_eq!(
+        SIMULATED_POLICIES[..3],
+        [Policy::Asym, Policy::LcwsSignal, Policy::ChaseLev]
+    );
+    for workloads in [1, 2, 9] {
+        let mut seen = std::collections::HashSet::new();
+        for w in 0..workloads {
+            for a in 0..SIMULATED_POLICIES.len() {
+                let s = seed_stream(w, a, workloads);
+                if a < 3 {
+                    assert_eq!(s, w * 3 + a);
+                }
+                assert!(seen.insert(s), "w={w} a={a}: stream {s} twice");
+            }
+        }
+    }
 }
 
 #[test]

@@ -106,6 +106,7 @@ fn check_with(g: &TimedDag, policy: Policy, p: usize, seed: u64, c: &Costs) -> S
 const AWAKE: Options = Options {
     sleep: false,
     spin_rounds: 64,
+    answer_timeout_ns: None,
 };
 
 /// Invariants of every run under `c` and `o`; returns the run.
@@ -151,7 +152,9 @@ fn check_opts(
             "awake, every fence interrupts the P − 1 others: {ctx}"
         );
     }
-    let callers = r.claims + r.sleep_fences;
+    // Thieves ask for a heavy fence after every claim, but under asym-answered only after
+    // those whose answer did not come in time.
+    let callers = r.fenced_claims() + r.sleep_fences;
     if policy.shares_fences() {
         assert!(
             r.heavy_fences <= callers,
@@ -184,6 +187,32 @@ fn check_opts(
         );
         assert!(r.partial_commits <= r.steals, "{ctx}");
         assert_eq!(r.fences, 0, "no StoreLoad fence anywhere: {ctx}");
+        if policy.answers_claims() {
+            assert_eq!(
+                r.claims,
+                r.answered + r.answer_timeouts + r.answer_waits_at_end,
+                "every claim is answered, times out, or is waiting at the end: {ctx}"
+            );
+            assert!(r.answer_waits_at_end <= r.in_flight_at_end, "{ctx}");
+            assert!(
+                r.owner_answers <= r.claims,
+                "an owner answers only a request a claim made: {ctx}"
+            );
+            if o.answer_timeout_ns == Some(0.0) {
+                assert_eq!(
+                    (r.answered, r.owner_answers, r.answer_wait),
+                    (0, 0, 0.0),
+                    "no wait, no request: {ctx}"
+                );
+            }
+        } else {
+            assert_eq!(
+                (r.answered, r.answer_timeouts, r.answer_waits_at_end),
+                (0, 0, 0),
+                "{ctx}"
+            );
+            assert_eq!((r.owner_answers, r.answer_wait), (0, 0.0), "{ctx}");
+        }
         // Claim CAS (won: a claim; lost: lost_cas), then one commit CAS per claim checked.
         assert_eq!(
             r.cas,
@@ -196,7 +225,7 @@ fn check_opts(
             assert_eq!(r.tasks_stolen, r.steals, "steal one: {ctx}");
             assert_eq!(r.cuts, 0, "a claim of one is revoked, never cut: {ctx}");
         }
-        if r.steals > 0 && !o.sleep {
+        if r.steals > 0 && !o.sleep && !policy.answers_claims() {
             // A stolen task starts after its thief's whole heavy fence, and ends
             // before the sink.
             let fence = c.heavy_ns(p) / c.node_ns;
@@ -208,6 +237,7 @@ fn check_opts(
             (0, 0, 0, 0),
             "{ctx}"
         );
+        assert_eq!((r.answered, r.answer_timeouts, r.owner_answers), (0, 0, 0));
         assert_eq!(r.tasks_stolen, r.steals, "{ctx}");
         // Every steal CAS, won or lost, follows one fence.
         assert_eq!(r.fences, r.owner_fences + r.steals + r.lost_cas, "{ctx}");
@@ -266,6 +296,7 @@ fn one_processor_runs_the_work_with_no_steal() {
                 Options {
                     sleep: true,
                     spin_rounds: 0,
+                    answer_timeout_ns: None,
                 },
             ] {
                 assert_eq!(check_opts(&g, policy, 1, 3, &c, &o), r, "{shape} {policy}");
@@ -425,6 +456,11 @@ fn bad_arguments_are_errors() {
     let c = Costs::default();
     assert!(simulate(&g, Policy::AsymOwn, 0, &c, 1).is_err());
     assert!(simulate(&g, Policy::AsymOwn, MAX_PROCS + 1, &c, 1).is_err());
+    for ns in [-1.0, f64::NAN, f64::INFINITY, 2e9] {
+        let o = timeout(Options::default(), ns);
+        let err = simulate_with(&g, Policy::AsymAnswered, 2, &c, &o, 1).unwrap_err();
+        assert!(err.contains("--answer-timeout-ns"), "{err}");
+    }
     for bad in [
         Costs { cas_ns: -1.0, ..c },
         Costs {
@@ -784,6 +820,7 @@ fn a_parked_processor_is_neither_interrupted_nor_counted() {
                 Options {
                     sleep: true,
                     spin_rounds: 4,
+                    answer_timeout_ns: None,
                 },
             ),
             (quiet, Options::default()),
@@ -889,6 +926,7 @@ fn lcws_sleepers_nap_until_their_deadline() {
         let o = Options {
             sleep: true,
             spin_rounds,
+            answer_timeout_ns: None,
         };
         for (_, _, r, tr) in traced_runs(Policy::LcwsSignal, &c, &o) {
             let end = (r.makespan * c.node_ns * 1000.0).round() as u64;
@@ -912,4 +950,199 @@ fn lcws_sleepers_nap_until_their_deadline() {
         naps > 0 && to_deadline > 0,
         "naps {naps}, to their deadline {to_deadline}"
     );
+}
+
+/// `o` with a fixed answer timeout.
+fn timeout(o: Options, ns: f64) -> Options {
+    Options {
+        answer_timeout_ns: Some(ns),
+        ..o
+    }
+}
+
+/// Owners that push or pop every few units answer every claim in time: on fib no thief
+/// runs a heavy fence (awake, no sleeper does either), where `asym`'s thieves fence on
+/// every steal.
+#[test]
+fn owners_that_push_and_pop_answer_every_claim() {
+    let c = Costs::default();
+    let g = TimedDag::from_unit(&Dag::regular(12));
+    for p in [4usize, 16] {
+        for o in [Options::default(), AWAKE] {
+            let (r, tr) = simulate_traced(&g, Policy::AsymAnswered, p, &c, &o, 2).unwrap();
+            let ctx = format!("P={p} {o:?}: {r:?}");
+            check_opts(&g, Policy::AsymAnswered, p, 2, &c, &o);
+            assert!(r.claims >= 5, "{ctx}");
+            assert_eq!(r.answer_timeouts, 0, "{ctx}");
+            assert_eq!(r.answered, r.claims - r.answer_waits_at_end, "{ctx}");
+            assert_eq!(r.fenced_claims(), 0, "{ctx}");
+            assert!(
+                r.heavy_fences <= r.sleep_fences,
+                "only sleepers fence: {ctx}"
+            );
+            assert_eq!(tr.answer_waits.len() as u64, r.claims, "{ctx}");
+            for w in &tr.answer_waits {
+                if w.end_ps != u64::MAX {
+                    assert!(w.answered, "{w:?}: {ctx}");
+                    assert!(w.end_ps - w.from_ps <= w.timeout_ps, "{w:?}");
+                }
+                assert_eq!(
+                    w.timeout_ps,
+                    (c.heavy_ns(p) * 1000.0).round() as u64,
+                    "the default timeout: the fence with all P running"
+                );
+            }
+            if !o.sleep {
+                assert_eq!((r.heavy_fences, r.ipis), (0, 0), "{ctx}");
+                let asym = check_opts(&g, Policy::Asym, p, 2, &c, &o);
+                assert!(asym.heavy_fences > 0 && asym.ipis > 0, "{asym:?}");
+            }
+        }
+    }
+    // A spawner pushes every unit and pops only when its loop is done: its pushes answer
+    // the claims on it (its children, 1 unit each, pop after each).
+    let g = TimedDag::spawn_burst(2000, 1, 1 << 20).unwrap();
+    for p in [2usize, 4] {
+        let r = check_opts(&g, Policy::AsymAnswered, p, 1, &c, &AWAKE);
+        assert!(r.claims >= 10, "{r:?}");
+        assert_eq!(
+            (r.answer_timeouts, r.answered),
+            (0, r.claims - r.answer_waits_at_end),
+            "{r:?}"
+        );
+    }
+}
+
+/// Node 0 pushes a task and runs a node of `long` units: a thief's claim on that task
+/// waits for an owner that answers only at the end of it.
+fn owner_in_a_long_node(long: u32) -> TimedDag {
+    TimedDag::from_edges(&[1, long, 1, 1], &[(0, 1), (0, 2), (1, 3), (2, 3)]).unwrap()
+}
+
+/// An owner in a long node does not answer in time: the thief waits exactly its timeout,
+/// then fences.
+#[test]
+fn an_owner_in_a_long_node_lets_the_thief_time_out_and_fence() {
+    let c = Costs::default();
+    let g = owner_in_a_long_node(10_000);
+    for (o, wait_ns) in [
+        (AWAKE, c.heavy_ns(2)),
+        (timeout(AWAKE, 3000.0), 3000.0),
+        (Options::default(), c.heavy_ns(2)),
+    ] {
+        let (r, tr) = simulate_traced(&g, Policy::AsymAnswered, 2, &c, &o, 1).unwrap();
+        let ctx = format!("{o:?}: {r:?} {tr:?}");
+        check_opts(&g, Policy::AsymAnswered, 2, 1, &c, &o);
+        assert_eq!(
+            (r.claims, r.answered, r.answer_timeouts, r.steals),
+            (1, 0, 1, 1),
+            "{ctx}"
+        );
+        // The long node enables the join, the sink: the owner never pushes or pops again.
+        assert_eq!(r.owner_answers, 0, "{ctx}");
+        let [w] = tr.answer_waits[..] else {
+            panic!("one wait: {ctx}")
+        };
+        assert_eq!((w.thief, w.victim, w.answered), (1, 0, false), "{ctx}");
+        let wait = (wait_ns * 1000.0).round() as u64;
+        assert_eq!((w.timeout_ps, w.end_ps - w.from_ps), (wait, wait), "{ctx}");
+        assert!((r.answer_wait - wait_ns / c.node_ns).abs() < 1e-9, "{ctx}");
+        // Its call for the fence, after its SeqCst fence, starts the shared fence.
+        let f = tr.fences[0];
+        assert_eq!(f.fencer, 1, "{ctx}");
+        let fence = (c.fence_ns * 1000.0).round() as u64;
+        assert_eq!(f.start_ps, w.end_ps + fence, "{ctx}");
+    }
+}
+
+/// A thief that waits longer than the owner's long node is answered by the owner's pop,
+/// which revokes the claim: it sees the changed line one transfer after the owner's CAS
+/// (before the owner's answer itself), and runs no heavy fence.
+#[test]
+fn a_change_of_the_line_answers_the_thief() {
+    let c = Costs::default();
+    let long = 10_000;
+    let g = owner_in_a_long_node(long);
+    let (r, tr) =
+        simulate_traced(&g, Policy::AsymAnswered, 2, &c, &timeout(AWAKE, 1e6), 1).unwrap();
+    let ctx = format!("{r:?} {tr:?}");
+    assert_eq!(
+        (r.claims, r.answered, r.answer_timeouts, r.steals, r.revokes),
+        (1, 1, 0, 0, 1),
+        "{ctx}"
+    );
+    assert_eq!((r.failed_validations, r.heavy_fences), (1, 0), "{ctx}");
+    let [w] = tr.answer_waits[..] else {
+        panic!("one wait: {ctx}")
+    };
+    let ps = |ns: f64| (ns * 1000.0).round() as u64;
+    // The owner's pop ends node `long`, which started after node 0 (1 unit).
+    let pop = (1 + long as u64) * ps(c.node_ns);
+    assert!(w.answered, "{ctx}");
+    let seen = pop + ps(c.cas_ns) + ps(c.probe_ns);
+    assert_eq!(w.end_ps, seen, "{ctx}");
+    // A timeout that ends after the owner's CAS but before the thief can see it: the
+    // change comes too late, and the thief fences.
+    let deadline = seen - ps(c.probe_ns) / 2;
+    let o = timeout(AWAKE, (deadline - w.from_ps) as f64 / 1000.0);
+    let (r, tr) = simulate_traced(&g, Policy::AsymAnswered, 2, &c, &o, 1).unwrap();
+    let ctx = format!("{r:?} {tr:?}");
+    assert_eq!((r.answered, r.answer_timeouts), (0, 1), "{ctx}");
+    assert_eq!(tr.answer_waits[0].end_ps, deadline, "{ctx}");
+    assert_eq!(r.heavy_fences, 1, "{ctx}");
+}
+
+/// With a timeout of 0 the thief does not ask and fences at once: every count and time of
+/// `asym`, every claim a timeout.
+#[test]
+fn a_zero_timeout_fences_as_asym_does() {
+    let c = Costs::default();
+    for (shape, g) in small_shapes() {
+        for p in [2usize, 8, 32] {
+            for o in [Options::default(), AWAKE] {
+                let zero = timeout(o, 0.0);
+                let a = check_opts(&g, Policy::AsymAnswered, p, 4, &c, &zero);
+                let b = check_opts(&g, Policy::Asym, p, 4, &c, &o);
+                assert_eq!(a.answer_timeouts, a.claims, "{shape} P={p}: {a:?}");
+                let same = StealRun {
+                    answer_timeouts: 0,
+                    ..a
+                };
+                assert_eq!(same, b, "{shape} P={p} {o:?}");
+            }
+        }
+    }
+}
+
+/// Leaves of many units: a thief that took a batch pushes the rest and runs a long leaf,
+/// so claims on it time out and fence, while claims on a walker or spawner are answered;
+/// every invariant holds under fixed timeouts too.
+#[test]
+fn long_leaves_make_some_claims_time_out() {
+    let c = Costs::default();
+    for g in [
+        TimedDag::list_walk(1000, 1000, 1 << 22).unwrap(),
+        TimedDag::spawn_burst(1000, 2000, 1 << 22).unwrap(),
+    ] {
+        let (r, tr) = simulate_traced(&g, Policy::AsymAnswered, 16, &c, &AWAKE, 1).unwrap();
+        check_opts(&g, Policy::AsymAnswered, 16, 1, &c, &AWAKE);
+        assert!(r.answered > 0 && r.answer_timeouts > 0, "{r:?}");
+        assert_eq!(r.fenced_claims(), r.answer_timeouts, "{r:?}");
+        let timed_out = tr
+            .answer_waits
+            .iter()
+            .filter(|w| !w.answered && w.end_ps != u64::MAX);
+        assert_eq!(timed_out.clone().count() as u64, r.answer_timeouts);
+        for w in timed_out {
+            assert_eq!(w.end_ps - w.from_ps, w.timeout_ps, "{w:?}");
+        }
+        for w in tr.answer_waits.iter().filter(|w| w.answered) {
+            assert!(w.end_ps - w.from_ps <= w.timeout_ps, "seen in time: {w:?}");
+        }
+        for ns in [0.0, 50.0, 2000.0, 1e5] {
+            for o in [AWAKE, Options::default()] {
+                check_opts(&g, Policy::AsymAnswered, 16, 1, &c, &timeout(o, ns));
+            }
+        }
+    }
 }
