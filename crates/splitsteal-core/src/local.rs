@@ -164,13 +164,13 @@ fn assemble<D>(
 }
 
 impl LocalDeque {
-    /// The two ends of a new deque for `plan`; `index` is the worker's; `records_starts`
-    /// when the pool records task starts; `owner_fences` when the asymmetric deque must
-    /// fall back to fencing its owner's pops (no heavy fence here).
+    /// The two ends of a new deque for `plan`; `index` is the worker's, of `workers`;
+    /// `records_starts` when the pool records task starts; `owner_fences` when the
+    /// asymmetric deque must fall back to fencing its owner's pops (no heavy fence here).
     pub(crate) fn new(
         plan: &Plan,
         capacity: usize,
-        index: usize,
+        (index, workers): (usize, usize),
         records_starts: bool,
         owner_fences: bool,
     ) -> (LocalDeque, RemoteDeque) {
@@ -199,11 +199,7 @@ impl LocalDeque {
                 (local, RemoteDeque::ChaseLev(s))
             }
             (DequeKind::Asym, _) => {
-                let d = if owner_fences {
-                    Asym::with_owner_fences(capacity)
-                } else {
-                    Asym::with_capacity(capacity)
-                };
+                let d = Asym::for_pool(capacity, owner_fences, workers);
                 let (s, row) = (d.stealer(), inline(d.row()));
                 let local = assemble(d, row, mail, Kind::Asym, Kind::MailingAsym);
                 (local, RemoteDeque::Asym(s))

@@ -1018,7 +1018,7 @@ impl<S> ThreadPoolBuilder<S> {
                 LocalDeque::new(
                     &config.plan,
                     config.deque_capacity,
-                    index,
+                    (index, config.num_threads),
                     config.record_start_latency,
                     owner_fences,
                 )

@@ -308,6 +308,36 @@ fn asym_thieves_pay_a_heavy_fence_per_steal() {
     assert_eq!((stats.fences, stats.fallback_fences), (0, 0), "{stats:?}");
 }
 
+/// In a pool of eight workers `asym`'s thieves ask the owner to answer their claims, and
+/// owners busy forking and joining answer some of them (so those steals run no heavy
+/// fence); in a pool of two they never ask. Every result stays exact. (Eight workers on a
+/// machine with fewer CPUs take turns, and a claim on a worker that is not running times
+/// out: the pool runs until one claim was answered, for at most 200 rounds.)
+#[test]
+fn asym_thieves_ask_for_answers_only_in_pools_of_eight_or_more() {
+    let big = pool(8, Policy::Asym);
+    let mut answered = 0;
+    for _ in 0..200 {
+        assert_eq!(big.install(|| fib(20)), fib_seq(20));
+        answered = big.stats().answered_claims;
+        if answered > 0 {
+            break;
+        }
+    }
+    assert!(answered > 0, "no claim answered: {:?}", big.stats());
+    let small = pool(2, Policy::Asym);
+    for _ in 0..200 {
+        assert_eq!(small.install(|| fib(24)), fib_seq(24));
+        if small.stats().steals >= 10 {
+            break;
+        }
+    }
+    let stats = small.stats();
+    assert!(stats.steals >= 10, "{stats:?}");
+    assert_eq!(stats.answered_claims, 0, "{stats:?}");
+    assert!(stats.heavy_fences >= stats.steals, "{stats:?}");
+}
+
 /// Without the heavy fence (as under a seccomp filter), `asym`'s owners fence every pop,
 /// the stats say so, and every task still runs exactly once, stolen or not.
 #[test]

@@ -92,6 +92,19 @@
 //! before it commits (no other thief can have posted: none claims while ours is pending).
 //! `Stats::answered_claims` counts the answered claims.
 //!
+//! ## When thieves ask
+//!
+//! Waiting has a price where the heavy fence is cheap: a victim busy in a task that
+//! neither pushes nor pops (a spawned task, a leaf of real work) does not answer, and its
+//! thief starts the stolen task that much later. On two workers the heavy fence reaches
+//! one other CPU and costs 2.3 µs, and asking made the first start of a spawn burst
+//! 3 µs later (the bench's `latency` mode: 6.8 against 3.9 µs, p50), while the timed
+//! model finds asking worth it only as the fence grows with the CPUs it interrupts (from
+//! about 8 workers on irregular trees). So in the runtime thieves ask only in pools of at
+//! least [`ANSWERS_FROM_WORKERS`] workers (`Asym::for_pool`); a deque built on its own
+//! ([`Owner::with_capacity`]) always asks. The owner answers in every pool: the bit is
+//! never set where thieves do not ask, so its fast path is the same.
+//!
 //! Why the answer replaces the heavy fence: the owner read the claim before it stored the
 //! answer. Every pop it made before that read stored its `bot` before the answer, so the
 //! thief, which read the answer with Acquire, sees those pops in `bot` (it does not take a
@@ -197,6 +210,11 @@ impl StealAmount {
     }
 }
 
+/// The smallest pool whose `asym` thieves ask for the owner's answer (module doc, "When
+/// thieves ask"); smaller pools run the heavy fence on every steal, as the standalone
+/// deque's thieves never do.
+pub(crate) const ANSWERS_FROM_WORKERS: usize = 8;
+
 /// The claim value of the owner's lock while it moves its tasks down.
 const LOCKED: u8 = u8::MAX;
 
@@ -286,10 +304,13 @@ struct Inner {
     /// The owner's answer: the last line with a pending claim that it saw (module doc,
     /// "The owner's answer"). Only the owner writes it; 0 (no claim) at first.
     answer: CachePadded<AtomicU64>,
+    /// Whether thieves ask for the owner's answer before they run the heavy fence (module
+    /// doc, "When thieves ask").
+    thieves_ask: bool,
 }
 
 impl Inner {
-    fn new(capacity: usize, owner_fences: bool) -> Inner {
+    fn new(capacity: usize, owner_fences: bool, thieves_ask: bool) -> Inner {
         let capacity = super::ring_slots(capacity, "asymmetric deque");
         let slots = super::row::row_slots(capacity, "asymmetric deque");
         let row = Row::new(slots);
@@ -306,6 +327,7 @@ impl Inner {
             capacity,
             fences: CachePadded::new(AtomicU8::new(fences)),
             answer: CachePadded::new(AtomicU64::new(0)),
+            thieves_ask,
         }
     }
 }
@@ -370,11 +392,18 @@ impl<T: Task> Asym<T> {
     /// A deque whose owner fences every pop, as if the heavy fence were unavailable (what
     /// [`Owner::with_capacity`] builds where it is).
     pub fn with_owner_fences(capacity: usize) -> Self {
-        Self::new(capacity, true)
+        Self::new(capacity, true, true)
     }
 
-    fn new(capacity: usize, owner_fences: bool) -> Self {
-        let inner = Arc::new(Inner::new(capacity, owner_fences));
+    /// A deque for a pool of `workers` workers: its owner fences its pops if
+    /// `owner_fences`, and its thieves ask for the owner's answer only in a pool of at
+    /// least [`ANSWERS_FROM_WORKERS`] (module doc, "When thieves ask").
+    pub(crate) fn for_pool(capacity: usize, owner_fences: bool, workers: usize) -> Self {
+        Self::new(capacity, owner_fences, workers >= ANSWERS_FROM_WORKERS)
+    }
+
+    fn new(capacity: usize, owner_fences: bool, thieves_ask: bool) -> Self {
+        let inner = Arc::new(Inner::new(capacity, owner_fences, thieves_ask));
         let row = NonNull::from(&*inner.row);
         Asym {
             inner,
@@ -724,7 +753,7 @@ impl<T: Task> Owner<T> for Asym<T> {
     /// for its indices to drift. Its owner fences its pops if the heavy fence is
     /// unavailable ([`Asym::with_owner_fences`]).
     fn with_capacity(capacity: usize) -> Self {
-        Self::new(capacity, !heavy_fence_available())
+        Self::new(capacity, !heavy_fence_available(), true)
     }
 
     fn stealer(&self) -> AsymStealer<T> {
@@ -922,6 +951,9 @@ impl<T: Task> AsymStealer<T> {
         let inner = &*self.inner;
         let row = &*inner.row;
         let word = claimed.pack();
+        if !inner.thieves_ask {
+            return false;
+        }
         let Some(mut patience) = Patience::new() else {
             return false;
         };
