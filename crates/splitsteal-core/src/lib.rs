@@ -34,9 +34,9 @@
 //! Each pool runs one scheduling [`Policy`], chosen with [`ThreadPoolBuilder::policy`] or
 //! the `SPLITSTEAL_POLICY` environment variable; every policy runs the whole API. The
 //! default, `asym`, makes a join cost no fence and no atomic read-modify-write while every
-//! pushed task stays stealable at any moment: a thief settles the deque's race by its
-//! victim's answer at its next push or pop, or else with one process-wide heavy fence
-//! ([`Policy::Asym`]), and no thread is ever interrupted. The papers' policies stay selectable: `lcws-signal` (low-cost work
+//! pushed task stays stealable at any moment: a thief settles the deque's race with one
+//! process-wide heavy fence, or in pools of eight workers or more by its victim's answer
+//! at its next push or pop ([`Policy::Asym`]), and no thread is ever interrupted. The papers' policies stay selectable: `lcws-signal` (low-cost work
 //! stealing: a thief asks its victim for work with a real-time signal), its variants
 //! `lcws-poll`, `lcws-cons` and `lcws-half`; `chase-lev` and `abp`, classical work
 //! stealing; `locked`, a mutex baseline; and `hybrid`, which adds mailboxes.

@@ -9,9 +9,10 @@ pub enum Policy {
     /// The default: every pushed task is public and stealable at any moment, and still a
     /// join's push and pop execute no fence and no atomic read-modify-write. The owner's
     /// half of the store-load fence every classical deque pays on each pop is a compiler
-    /// fence. A thief that claims tasks asks the owner to answer at its next push or pop
-    /// that it saw the claim, and if no answer comes within about one heavy fence's time,
-    /// pays for both halves with a process-wide heavy fence (Linux's `membarrier`). Neither
+    /// fence; a thief pays for both halves with a process-wide heavy fence (Linux's
+    /// `membarrier`). In pools of eight workers or more, where that fence interrupts many
+    /// CPUs, a thief first asks the owner to answer at its next push or pop that it saw the
+    /// claim, and fences only if no answer comes within about a fence's time. Neither
     /// interrupts a thread's code: no signal is sent, so tasks' system calls, signal masks
     /// and handlers behave as on any thread.
     ///

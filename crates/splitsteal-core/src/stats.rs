@@ -364,13 +364,14 @@ pub struct Stats {
     /// `SeqCst` fences.
     pub fences: u64,
     /// Process-wide heavy fences (`membarrier` on Linux) executed by thieves: under the
-    /// `asym` policy one per steal whose owner did not answer its claim in time (see
+    /// `asym` policy one per steal, except those whose owner answered the claim (see
     /// `answered_claims`), none under the others. (A worker falling asleep executes one
     /// too, counted in `idle_sync`.)
     pub heavy_fences: u64,
     /// Claims of `asym` thieves that the victim answered at its next push or pop, within
     /// about a heavy fence's time: those steals ran no heavy fence and interrupted no
-    /// other CPU. Zero under the other policies.
+    /// other CPU. Zero under the other policies and in pools of fewer than eight workers,
+    /// whose thieves do not ask.
     pub answered_claims: u64,
     /// Of `fences`, those the `asym` policy's owners executed because the heavy fence was
     /// unavailable (no `membarrier`: an old kernel, a seccomp filter): each pop then fences,

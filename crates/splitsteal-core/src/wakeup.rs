@@ -364,11 +364,17 @@ mod barriers {
                         .compare_exchange(now, now + 1, Ordering::SeqCst, Ordering::Relaxed)
                         .is_ok()
                 {
+                    // (No clock on wasm32-unknown-unknown, where no barrier runs either.)
+                    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
                     let started = std::time::Instant::now();
                     let ran = run();
-                    let cost = started.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
-                    // Relaxed: an estimate for thieves (`last_cost_ns`), nothing published.
-                    self.cost_ns.store(cost, Ordering::Relaxed);
+                    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+                    {
+                        let cost = started.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+                        // Relaxed: an estimate for thieves (`last_cost_ns`), nothing
+                        // published.
+                        self.cost_ns.store(cost, Ordering::Relaxed);
+                    }
                     // Relaxed: published by the Release store below. (A caller that reads
                     // a later end than its own target trusts that later barrier: it too
                     // started after the caller arrived.)
