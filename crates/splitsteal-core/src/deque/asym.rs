@@ -73,6 +73,12 @@
 //! otherwise succeed on a claim that was revoked and made again while the thief slept. It
 //! would take 2²⁴ such transitions during one thief's steal to fool it.
 //!
+//! Thieves load `bot` with Acquire and the owner raises it with Release, so the slots below
+//! a `bot` a thief read are visible to it; the commit is a Release and every path by which
+//! the owner comes to rewrite a stolen slot first reads the line with Acquire (its
+//! contended pop, its reset, its compaction), so a thief's slot read never sees the owner's
+//! later write.
+//!
 //! # The owner's answer
 //!
 //! The heavy fence interrupts every CPU running the process, and costs its caller more the
@@ -92,19 +98,6 @@
 //! before it commits (no other thief can have posted: none claims while ours is pending).
 //! `Stats::answered_claims` counts the answered claims.
 //!
-//! ## When thieves ask
-//!
-//! Waiting has a price where the heavy fence is cheap: a victim busy in a task that
-//! neither pushes nor pops (a spawned task, a leaf of real work) does not answer, and its
-//! thief starts the stolen task that much later. On two workers the heavy fence reaches
-//! one other CPU and costs 2.3 µs, and asking made the first start of a spawn burst
-//! 3 µs later (the bench's `latency` mode: 6.8 against 3.9 µs, p50), while the timed
-//! model finds asking worth it only as the fence grows with the CPUs it interrupts (from
-//! about 8 workers on irregular trees). So in the runtime thieves ask only in pools of at
-//! least [`ANSWERS_FROM_WORKERS`] workers (`Asym::for_pool`); a deque built on its own
-//! ([`Owner::with_capacity`]) always asks. The owner answers in every pool: the bit is
-//! never set where thieves do not ask, so its fast path is the same.
-//!
 //! Why the answer replaces the heavy fence: the owner read the claim before it stored the
 //! answer. Every pop it made before that read stored its `bot` before the answer, so the
 //! thief, which read the answer with Acquire, sees those pops in `bot` (it does not take a
@@ -117,11 +110,18 @@
 //! models `loom_asym_answered_*` check it with the owner's light fence as the compiler
 //! fence it is at run time (`wakeup::loom_answers`).
 //!
-//! Thieves load `bot` with Acquire and the owner raises it with Release, so the slots below
-//! a `bot` a thief read are visible to it; the commit is a Release and every path by which
-//! the owner comes to rewrite a stolen slot first reads the line with Acquire (its
-//! contended pop, its reset, its compaction), so a thief's slot read never sees the owner's
-//! later write.
+//! ## When thieves ask
+//!
+//! Waiting has a price where the heavy fence is cheap: a victim busy in a task that
+//! neither pushes nor pops (a spawned task, a leaf of real work) does not answer, and its
+//! thief starts the stolen task that much later. On a few CPUs the fence is cheap and
+//! waiting measurably delayed the first stolen start of a spawn burst; the timed model
+//! finds asking worth it only as the fence grows with the CPUs it interrupts (from about
+//! eight workers on irregular trees). So in the runtime thieves ask only in pools of at
+//! least `ANSWERS_FROM_WORKERS` workers (`Asym::for_pool`); a deque built on its own
+//! ([`Owner::with_capacity`]) always asks. The owner answers in every pool: the bit is
+//! never set where thieves do not ask, so its fast path is the same. (The measurements:
+//! `docs/design/asymmetric-fence.md`, "The owner's answer".)
 //!
 //! # Without the heavy fence
 //!
@@ -152,7 +152,10 @@
 //!
 //! Under loom the two fences are modelled as `SeqCst` fences, the effect `membarrier`
 //! gives each side, as `crate::wakeup` does; the models in `super::loom_models` run the
-//! owner's pops against one and two thieves, with steal-one and steal-half.
+//! owner's pops against one and two thieves, with steal-one and steal-half, their thieves
+//! fencing without asking. The owner's answer has models of its own, in which thieves ask
+//! and wait and no heavy fence runs, so the light fence is the compiler fence it is at run
+//! time, and one in which an answer races the fence (`wakeup::loom_answers`).
 //!
 //! [`light_fence`]: crate::wakeup::light_fence
 //! [`heavy_fence`]: crate::wakeup::heavy_fence
