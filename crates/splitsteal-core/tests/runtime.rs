@@ -308,29 +308,51 @@ fn asym_thieves_pay_a_heavy_fence_per_steal() {
     assert_eq!((stats.fences, stats.fallback_fences), (0, 0), "{stats:?}");
 }
 
+/// One join on `pool` whose `a` keeps forking (pushes and pops, where an owner answers a
+/// claim) until `b` has started on another worker: a steal from an owner that would
+/// answer, however loaded the machine is. Returns whether `b` was stolen.
+fn steal_from_a_forking_owner(pool: &ThreadPool) -> bool {
+    pool.install(|| {
+        let here = splitsteal_core::current_thread_index();
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let t0 = std::time::Instant::now();
+        let (_, b_thread) = splitsteal_core::join(
+            || {
+                while !started.load(Ordering::Acquire) && t0.elapsed().as_secs() < 20 {
+                    assert_eq!(fib(8), fib_seq(8));
+                }
+            },
+            || {
+                started.store(true, Ordering::Release);
+                splitsteal_core::current_thread_index()
+            },
+        );
+        b_thread != here
+    })
+}
+
 /// In a pool of eight workers `asym`'s thieves ask the owner to answer their claims, and
-/// owners busy forking and joining answer some of them (so those steals run no heavy
-/// fence); in a pool of two they never ask. Every result stays exact. (Eight workers on a
-/// machine with fewer CPUs take turns, and a claim on a worker that is not running times
-/// out: the pool runs until one claim was answered, for at most 200 rounds.)
+/// an owner busy forking and joining answers (so that steal runs no heavy fence); in a
+/// pool of two they never ask, whatever the owner does. (Eight workers on a machine with
+/// fewer CPUs take turns, and a claim on a worker that is not running times out: the big
+/// pool steals until one claim was answered, at most 200 times.)
 #[test]
 fn asym_thieves_ask_for_answers_only_in_pools_of_eight_or_more() {
     let big = pool(8, Policy::Asym);
-    let mut answered = 0;
     for _ in 0..200 {
-        assert_eq!(big.install(|| fib(20)), fib_seq(20));
-        answered = big.stats().answered_claims;
-        if answered > 0 {
+        assert!(steal_from_a_forking_owner(&big), "b never left its worker");
+        if big.stats().answered_claims > 0 {
             break;
         }
     }
-    assert!(answered > 0, "no claim answered: {:?}", big.stats());
+    assert!(big.stats().answered_claims > 0, "{:?}", big.stats());
+    assert_eq!(big.install(|| fib(20)), fib_seq(20));
     let small = pool(2, Policy::Asym);
-    for _ in 0..200 {
-        assert_eq!(small.install(|| fib(24)), fib_seq(24));
-        if small.stats().steals >= 10 {
-            break;
-        }
+    for _ in 0..10 {
+        assert!(
+            steal_from_a_forking_owner(&small),
+            "b never left its worker"
+        );
     }
     let stats = small.stats();
     assert!(stats.steals >= 10, "{stats:?}");
