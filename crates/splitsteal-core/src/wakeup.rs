@@ -258,24 +258,23 @@ pub(crate) fn heavy_fence() -> bool {
 /// process's last barrier (2 µs before the first). An asymmetric deque's thief waits about
 /// this long for its victim's answer before it runs one itself (`crate::deque::Asym`), so
 /// a steal whose victim does not answer costs at most about twice what the barrier alone
-/// would. It grows with the CPUs running the process, as the barrier does.
-#[cfg_attr(all(test, loom), allow(dead_code))]
+/// would. It grows with the CPUs running the process, as the barrier does. (Not under
+/// loom, whose thieves count looks instead.)
+#[cfg(not(all(test, loom)))]
 pub(crate) fn heavy_fence_cost_ns() -> u64 {
-    #[cfg(any(all(test, loom), miri))]
+    #[cfg(miri)]
     {
-        barriers_default_cost_ns()
+        DEFAULT_HEAVY_FENCE_COST_NS
     }
-    #[cfg(not(any(all(test, loom), miri)))]
+    #[cfg(not(miri))]
     {
         barriers::last_cost_ns()
     }
 }
 
 /// [`heavy_fence_cost_ns`] before any barrier ran: about what one costs on two CPUs.
-#[cfg_attr(all(test, loom), allow(dead_code))]
-const fn barriers_default_cost_ns() -> u64 {
-    2_000
-}
+#[cfg(not(all(test, loom)))]
+const DEFAULT_HEAVY_FENCE_COST_NS: u64 = 2_000;
 
 /// Whether [`heavy_fence`] works here (registers the process on the first call).
 pub(crate) fn heavy_fence_available() -> bool {
@@ -325,7 +324,7 @@ mod barriers {
             Barriers {
                 seq: AtomicU64::new(0),
                 failed: AtomicBool::new(false),
-                cost_ns: AtomicU64::new(super::barriers_default_cost_ns()),
+                cost_ns: AtomicU64::new(super::DEFAULT_HEAVY_FENCE_COST_NS),
             }
         }
 

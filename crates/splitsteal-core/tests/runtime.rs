@@ -271,47 +271,10 @@ fn classical_deques_fence_at_every_pop() {
     }
 }
 
-/// Under `asym` a thief pays for each steal with one heavy fence, or with its owner's
-/// answer (and two CAS), and the owners with no fence and no fallback. `a` waits until `b`
-/// starts on the other worker, so at least one steal happens however loaded the machine
-/// is.
-#[test]
-fn asym_thieves_pay_a_heavy_fence_per_steal() {
-    let pool = pool(2, Policy::Asym);
-    pool.install(|| fib(10));
-    pool.reset_stats();
-    let stolen = pool.install(|| {
-        let here = splitsteal_core::current_thread_index();
-        let started = std::sync::atomic::AtomicBool::new(false);
-        let t0 = std::time::Instant::now();
-        let (_, b_thread) = splitsteal_core::join(
-            || {
-                while !started.load(Ordering::Acquire) && t0.elapsed().as_secs() < 20 {
-                    std::thread::yield_now();
-                }
-            },
-            || {
-                started.store(true, Ordering::Release);
-                splitsteal_core::current_thread_index()
-            },
-        );
-        b_thread != here
-    });
-    assert!(stolen, "the second closure never reached the other worker");
-    assert_eq!(pool.install(|| fib(22)), fib_seq(22));
-    let stats = pool.stats();
-    assert!(stats.steals > 0, "{stats:?}");
-    assert!(
-        stats.heavy_fences + stats.answered_claims >= stats.steals,
-        "{stats:?}"
-    );
-    assert_eq!((stats.fences, stats.fallback_fences), (0, 0), "{stats:?}");
-}
-
-/// One join on `pool` whose `a` keeps forking (pushes and pops, where an owner answers a
-/// claim) until `b` has started on another worker: a steal from an owner that would
-/// answer, however loaded the machine is. Returns whether `b` was stolen.
-fn steal_from_a_forking_owner(pool: &ThreadPool) -> bool {
+/// One join on `pool` whose `a` runs `step` again and again until `b` has started on
+/// another worker (at most 20 s): a steal however loaded the machine is. Returns whether
+/// `b` was stolen.
+fn steal_b_while_a_runs(pool: &ThreadPool, step: impl Fn() + Sync) -> bool {
     pool.install(|| {
         let here = splitsteal_core::current_thread_index();
         let started = std::sync::atomic::AtomicBool::new(false);
@@ -319,7 +282,7 @@ fn steal_from_a_forking_owner(pool: &ThreadPool) -> bool {
         let (_, b_thread) = splitsteal_core::join(
             || {
                 while !started.load(Ordering::Acquire) && t0.elapsed().as_secs() < 20 {
-                    assert_eq!(fib(8), fib_seq(8));
+                    step();
                 }
             },
             || {
@@ -329,6 +292,33 @@ fn steal_from_a_forking_owner(pool: &ThreadPool) -> bool {
         );
         b_thread != here
     })
+}
+
+/// [`steal_b_while_a_runs`] with an `a` that keeps forking (pushes and pops, where an
+/// owner answers a claim): a steal from an owner that would answer.
+fn steal_from_a_forking_owner(pool: &ThreadPool) -> bool {
+    steal_b_while_a_runs(pool, || assert_eq!(fib(8), fib_seq(8)))
+}
+
+/// Under `asym` a thief pays for each steal with one heavy fence, or with its owner's
+/// answer (and two CAS), and the owners with no fence and no fallback. `a` waits until `b`
+/// starts on the other worker, so at least one steal happens however loaded the machine
+/// is.
+#[test]
+fn asym_thieves_pay_a_heavy_fence_per_steal() {
+    let pool = pool(2, Policy::Asym);
+    pool.install(|| fib(10));
+    pool.reset_stats();
+    let stolen = steal_b_while_a_runs(&pool, std::thread::yield_now);
+    assert!(stolen, "the second closure never reached the other worker");
+    assert_eq!(pool.install(|| fib(22)), fib_seq(22));
+    let stats = pool.stats();
+    assert!(stats.steals > 0, "{stats:?}");
+    assert!(
+        stats.heavy_fences + stats.answered_claims >= stats.steals,
+        "{stats:?}"
+    );
+    assert_eq!((stats.fences, stats.fallback_fences), (0, 0), "{stats:?}");
 }
 
 /// In a pool of eight workers `asym`'s thieves ask the owner to answer their claims, and

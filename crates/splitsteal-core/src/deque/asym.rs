@@ -513,15 +513,14 @@ impl<T: Task> Asym<T> {
     fn pop_inline(&mut self) -> Option<T> {
         // Relaxed: the owner's hint; `answer_claim` and `ack_owner_fences` read again.
         let asks = self.row().requests.load(Ordering::Relaxed);
-        let raw = if asks & (Row::OWNER_FENCES | Row::CLAIM_POSTED) == 0 {
-            self.row().pop_above_line(light_fence, &mut || {})
-        } else {
+        let fenced = asks & (Row::OWNER_FENCES | Row::CLAIM_POSTED) != 0 && {
             self.answer_claim();
-            if self.ack_owner_fences() {
-                self.row().pop_above_line(fenced_pop_fence, &mut || {})
-            } else {
-                self.row().pop_above_line(light_fence, &mut || {})
-            }
+            self.ack_owner_fences()
+        };
+        let raw = if fenced {
+            self.row().pop_above_line(fenced_pop_fence, &mut || {})
+        } else {
+            self.row().pop_above_line(light_fence, &mut || {})
         };
         match raw {
             // SAFETY: the row holds values stored by `push_then` (`into_raw` of a `T`).
@@ -952,14 +951,14 @@ impl<T: Task> AsymStealer<T> {
     /// is needed; `false` if it did not answer within about a heavy fence's cost.
     fn answered(&self, claimed: Line) -> bool {
         let inner = &*self.inner;
-        let row = &*inner.row;
-        let word = claimed.pack();
         if !inner.thieves_ask {
             return false;
         }
         let Some(mut patience) = Patience::new() else {
             return false;
         };
+        let row = &*inner.row;
+        let word = claimed.pack();
         count_rmw(Side::Thief);
         // Release: the owner that reads the bit with Acquire finds our claim.
         row.requests.fetch_or(Row::CLAIM_POSTED, Ordering::Release);
