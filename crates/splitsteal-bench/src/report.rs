@@ -137,7 +137,7 @@ pub fn fill_ratios(records: &mut [Record]) {
 }
 
 /// The CSV columns, in order (stats flattened; empty cells for absent values).
-pub const CSV_COLUMNS: [&str; 26] = [
+pub const CSV_COLUMNS: [&str; 28] = [
     "experiment",
     "workload",
     "params",
@@ -160,6 +160,8 @@ pub const CSV_COLUMNS: [&str; 26] = [
     "rmw",
     "sleeps",
     "mailed",
+    "heavy_fences",
+    "answered_claims",
     "error",
     "times_s",
     "extra",
@@ -192,7 +194,10 @@ pub fn write_csv<W: io::Write>(w: W, records: &[Record]) -> csv::Result<()> {
         ];
         match &r.stats {
             Some(s) => row.extend(s.fields().iter().map(|(_, v)| v.to_string())),
-            None => row.extend(std::iter::repeat_n(String::new(), 10)),
+            None => row.extend(std::iter::repeat_n(
+                String::new(),
+                StatsRecord::default().fields().len(),
+            )),
         }
         row.push(r.error.clone().unwrap_or_default());
         row.push(

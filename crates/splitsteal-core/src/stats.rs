@@ -64,7 +64,7 @@ pub struct SyncOps {
     pub fences: u64,
     /// Process-wide heavy fences (`membarrier` on Linux): each makes every running thread
     /// of the process execute a full barrier. Executed by thieves of the `asym` policy,
-    /// one per steal, and by workers falling asleep.
+    /// one per claim, and by workers falling asleep.
     pub heavy_fences: u64,
 }
 
@@ -364,8 +364,9 @@ pub struct Stats {
     /// `SeqCst` fences.
     pub fences: u64,
     /// Process-wide heavy fences (`membarrier` on Linux) executed by thieves: under the
-    /// `asym` policy one per steal, except those whose owner answered the claim (see
-    /// `answered_claims`), none under the others. (A worker falling asleep executes one
+    /// `asym` policy one per claim (a claim that then loses the task to its owner's pop
+    /// fences too), except those the owner answered (see `answered_claims`), none under
+    /// the others. (A worker falling asleep executes one
     /// too, counted in `idle_sync`.)
     pub heavy_fences: u64,
     /// Claims of `asym` thieves that the victim answered at its next push or pop, within

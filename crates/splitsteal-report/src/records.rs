@@ -42,6 +42,16 @@ pub struct StatsRecord {
     pub sleeps: u64,
     /// Tasks mailed (`hybrid`).
     pub mailed: u64,
+    /// Process-wide heavy fences (`membarrier` on Linux) run by thieves, one per claim
+    /// under `asym` unless its owner answered the claim; each interrupts every running
+    /// thread of the process, so they are counted apart from `fences`. Absent (0) in the
+    /// records of runs from before the field existed.
+    #[serde(default)]
+    pub heavy_fences: u64,
+    /// `asym` thieves' claims that their owner answered, so that the steal ran no heavy
+    /// fence (pools of eight workers or more). Absent (0) in older records.
+    #[serde(default)]
+    pub answered_claims: u64,
 }
 
 impl From<Stats> for StatsRecord {
@@ -57,13 +67,15 @@ impl From<Stats> for StatsRecord {
             rmw: s.rmw,
             sleeps: s.sleeps,
             mailed: s.mailed,
+            heavy_fences: s.heavy_fences,
+            answered_claims: s.answered_claims,
         }
     }
 }
 
 impl StatsRecord {
     /// The counters as (name, value) pairs, in the CSV column order.
-    pub fn fields(&self) -> [(&'static str, u64); 10] {
+    pub fn fields(&self) -> [(&'static str, u64); 12] {
         [
             ("cas", self.cas),
             ("fences", self.fences),
@@ -75,6 +87,8 @@ impl StatsRecord {
             ("rmw", self.rmw),
             ("sleeps", self.sleeps),
             ("mailed", self.mailed),
+            ("heavy_fences", self.heavy_fences),
+            ("answered_claims", self.answered_claims),
         ]
     }
 
@@ -99,6 +113,8 @@ impl StatsRecord {
             rmw: med(|s| s.rmw),
             sleeps: med(|s| s.sleeps),
             mailed: med(|s| s.mailed),
+            heavy_fences: med(|s| s.heavy_fences),
+            answered_claims: med(|s| s.answered_claims),
         })
     }
 }
@@ -208,5 +224,41 @@ pub fn quantile_sorted(s: &[f64], q: f64) -> f64 {
             let hi = (lo + 1).min(n - 1);
             s[lo] + (h - lo as f64) * (s[hi] - s[lo])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heavy_fences_and_answered_claims_come_from_the_pools_counters() {
+        let stats = |heavy_fences, answered_claims| Stats {
+            heavy_fences,
+            answered_claims,
+            steals: 7,
+            ..Stats::default()
+        };
+        let one = StatsRecord::from(stats(5, 2));
+        assert_eq!(
+            (one.heavy_fences, one.answered_claims, one.steals),
+            (5, 2, 7)
+        );
+        let med = StatsRecord::median_of(&[stats(1, 8), stats(9, 0), stats(4, 3)]).unwrap();
+        assert_eq!((med.heavy_fences, med.answered_claims), (4, 3));
+        let fields = med.fields();
+        assert!(fields.contains(&("heavy_fences", 4)), "{fields:?}");
+        assert!(fields.contains(&("answered_claims", 3)), "{fields:?}");
+    }
+
+    #[test]
+    fn records_written_before_the_heavy_fence_counters_still_parse() {
+        let old = r#"{"cas": 1, "fences": 2, "steals": 3, "steal_attempts": 4, "exposures": 0,
+                      "signals": 0, "tasks": 9, "rmw": 0, "sleeps": 0, "mailed": 0}"#;
+        let parsed: StatsRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (parsed.steals, parsed.heavy_fences, parsed.answered_claims),
+            (3, 0, 0)
+        );
     }
 }

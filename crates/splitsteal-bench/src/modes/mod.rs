@@ -42,7 +42,7 @@ pub enum Mode {
     Suite,
     /// Parallel iterators: the same rayon-style programs on splitsteal's prelude and rayon's, 1 and 2 threads.
     Iter,
-    /// CAS, fences, steals, exposures and signals per policy on the suite (LCWS-in-practice paper's profiles).
+    /// CAS, fences, heavy fences, steals, exposures and signals per policy on the suite (LCWS-in-practice paper's profiles).
     Syncops,
     /// fib(n), n = 16..32 on 2 workers: CAS+fences against n (LCWS paper: work vs span).
     Scaling,

@@ -181,6 +181,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
                 "policy",
                 "cas",
                 "fences",
+                "heavy fences",
+                "answered",
                 "rmw",
                 "steals",
                 "attempts",
@@ -219,6 +221,8 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
                     s.clone(),
                     fmt_count(x.cas),
                     fmt_count(x.fences),
+                    fmt_count(x.heavy_fences),
+                    fmt_count(x.answered_claims),
                     fmt_count(x.rmw),
                     fmt_count(x.steals),
                     fmt_count(x.steal_attempts),
@@ -233,7 +237,10 @@ pub fn tables(records: &[Record]) -> Vec<Table> {
             }
         }
         tab.notes.push(
-            "unstolen = (exposures − steals) / exposures: exposed work the owner took back (LCWS-in-practice paper, Figs. 3d, 8h). \
+            "heavy fences: process-wide barriers (membarrier) run by asym's thieves, one per claim (those that lose to the owner's pop \
+             included) unless the owner answered it (answered; pools of eight workers or more); each interrupts every running thread of the process, so `fences` \
+             (SeqCst fences only) leaves them out. \
+             unstolen = (exposures − steals) / exposures: exposed work the owner took back (LCWS-in-practice paper, Figs. 3d, 8h). \
              That paper: USLCWS < 1% of WS's fences and ~60% of its CAS; Signal even fewer, especially at 2 workers."
                 .into(),
         );

@@ -7,3 +7,4 @@ mod multiprogram;
 mod pbbs;
 mod runtimes;
 mod suite;
+mod syncops;

@@ -14,6 +14,8 @@ fn sample() -> Vec<Record> {
     c.stats = Some(StatsRecord {
         cas: 5,
         fences: 7,
+        heavy_fences: 3,
+        answered_claims: 2,
         ..Default::default()
     });
     let mut d = Record::new("suite", "fib", "n = 30", "chili", 2);
@@ -69,6 +71,8 @@ fn json_has_the_documented_fields() {
         "exposures",
         "signals",
         "tasks",
+        "heavy_fences",
+        "answered_claims",
     ] {
         assert!(s[f].is_u64(), "stats.{f}");
     }
@@ -133,7 +137,15 @@ fn csv_has_the_documented_columns() {
     assert_eq!(rows.len(), 4);
     let col = |name: &str| CSV_COLUMNS.iter().position(|c| *c == name).unwrap();
     assert_eq!(&rows[2][col("cas")], "5");
+    assert_eq!(&rows[2][col("heavy_fences")], "3");
+    assert_eq!(&rows[2][col("answered_claims")], "2");
     assert_eq!(&rows[0][col("cas")], "", "absent stats are empty, not zero");
+    assert_eq!(&rows[0][col("answered_claims")], "");
+    assert_eq!(
+        &rows[0][col("error")],
+        "",
+        "the columns after the counters stay in place"
+    );
     assert_eq!(&rows[3][col("verified")], "false");
     assert_eq!(&rows[0][col("times_s")], "0.4;0.2;0.3");
 }
