@@ -350,6 +350,24 @@ fn asym_thieves_ask_for_answers_only_in_pools_of_eight_or_more() {
     assert!(stats.heavy_fences >= stats.steals, "{stats:?}");
 }
 
+/// The pool's counters once its workers have stopped moving them: two reads 10 ms apart
+/// that agree (at most about 2 s of tries). `stats` reads each worker's counters one after
+/// another while the workers run, so a read taken as `install` returns, with the other
+/// worker still looking for work, can catch a fallback fence counted in `fallback_fences`
+/// but not yet in `fences`.
+fn settled_stats(pool: &ThreadPool) -> splitsteal_core::Stats {
+    let mut last = pool.stats();
+    for _ in 0..200 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        let now = pool.stats();
+        if now == last {
+            break;
+        }
+        last = now;
+    }
+    last
+}
+
 /// Without the heavy fence (as under a seccomp filter), `asym`'s owners fence every pop,
 /// the stats say so, and every task still runs exactly once, stolen or not.
 #[test]
@@ -368,7 +386,7 @@ fn asym_without_a_heavy_fence_fences_the_owners_pops_and_loses_nothing() {
         let calls = AtomicU64::new(0);
         assert_eq!(pool.install(|| fib_counted(22, &calls)), fib_seq(22));
         assert_eq!(calls.load(Ordering::Relaxed), 2 * fib_seq(23) - 1);
-        let stats = pool.stats();
+        let stats = settled_stats(&pool);
         let joins = fib_seq(23) - 1;
         assert!(stats.fallback_fences >= joins, "x{threads}: {stats:?}");
         assert!(
