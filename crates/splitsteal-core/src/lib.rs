@@ -36,8 +36,9 @@
 //! default, `asym`, makes a join cost no fence and no atomic read-modify-write while every
 //! pushed task stays stealable at any moment: a thief settles the deque's race with one
 //! process-wide heavy fence, or in pools of eight workers or more by its victim's answer
-//! at its next push or pop ([`Policy::Asym`]), and no thread is ever interrupted. The papers' policies stay selectable: `lcws-signal` (low-cost work
-//! stealing: a thief asks its victim for work with a real-time signal), its variants
+//! at its next push or pop ([`Policy::Asym`]), and no thread is ever interrupted. The
+//! papers' policies stay selectable: `lcws-signal` (low-cost work stealing: a thief asks
+//! its victim for work with a real-time signal), its variants
 //! `lcws-poll`, `lcws-cons` and `lcws-half`; `chase-lev` and `abp`, classical work
 //! stealing; `locked`, a mutex baseline; and `hybrid`, which adds mailboxes.
 //!

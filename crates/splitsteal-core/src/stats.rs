@@ -366,8 +366,7 @@ pub struct Stats {
     /// Process-wide heavy fences (`membarrier` on Linux) executed by thieves: under the
     /// `asym` policy one per claim (a claim that then loses the task to its owner's pop
     /// fences too), except those the owner answered (see `answered_claims`), none under
-    /// the others. (A worker falling asleep executes one
-    /// too, counted in `idle_sync`.)
+    /// the others. (A worker falling asleep executes one too, counted in `idle_sync`.)
     pub heavy_fences: u64,
     /// Claims of `asym` thieves that the victim answered at its next push or pop, within
     /// about a heavy fence's time: those steals ran no heavy fence and interrupted no
