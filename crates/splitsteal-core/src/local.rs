@@ -543,6 +543,29 @@ impl LocalDeque {
         }
     }
 
+    /// How many of the deque's tasks a thief could take now (the owner's view): all of
+    /// them, except in a split deque, where only the public part.
+    pub(crate) fn stealable_len(&self) -> usize {
+        fn len<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> usize {
+            // SAFETY: as in `own`: a short borrow on the owner's thread (callers
+            // are the owner's own methods, never a signal handler).
+            unsafe { &*d.get() }.len()
+        }
+        match &self.kind {
+            Kind::Asym(d) | Kind::MailingAsym(Mailed { deque: d, .. }) => len(d),
+            Kind::Locked(d) | Kind::MailingLocked(Mailed { deque: d, .. }) => len(d),
+            Kind::Abp(d) | Kind::MailingAbp(Mailed { deque: d, .. }) => len(d),
+            Kind::ChaseLev(d) | Kind::MailingChaseLev(Mailed { deque: d, .. }) => len(d),
+            Kind::SplitPolled(d)
+            | Kind::SplitSignalled(d)
+            | Kind::MailingSplitPolled(Mailed { deque: d, .. })
+            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => {
+                // SAFETY: as above.
+                unsafe { &*d.get() }.public_len()
+            }
+        }
+    }
+
     /// Whether the deque holds no task (the owner's exact view).
     pub(crate) fn is_empty(&self) -> bool {
         fn empty<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> bool {

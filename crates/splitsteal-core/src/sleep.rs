@@ -11,7 +11,9 @@
 //! Wakers, and why none of their wake-ups is lost:
 //! - a worker that pushes work reads its `Wanted` word with one plain load after the push
 //!   and, if a sleeper posted there, exposes a task and wakes one sleeper
-//!   ([`Sleep::wake_one`]). The push side has no fence; the sleeper's `membarrier` makes
+//!   ([`Sleep::wake_one`]); where every task of its deque is stealable, it then wakes one
+//!   more at each push or pop while it holds tasks for them (`Wanted::BURST`, a hint no
+//!   wake-up depends on). The push side has no fence; the sleeper's `membarrier` makes
 //!   the store-buffer pattern safe: see `crate::wakeup` for the argument and the loom
 //!   model;
 //! - a latch being set wakes its waiting worker ([`Sleep::wake_worker`]), and a job injected
@@ -248,6 +250,78 @@ impl Sleep {
     pub(crate) fn wake_all(&self) {
         for i in 0..self.slots.len() {
             self.wake_worker(i);
+        }
+    }
+
+    /// How many workers are asleep and not yet woken (tests).
+    #[cfg(test)]
+    fn asleep(&self) -> usize {
+        self.slots
+            .iter()
+            // Relaxed: a snapshot for a test's look.
+            .filter(|s| s.state.load(Ordering::Relaxed) == SLEEPING)
+            .count()
+    }
+}
+
+#[cfg(all(test, not(loom), not(miri)))]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    use crate::worker::WorkerThread;
+    use crate::{Policy, ThreadPoolBuilder};
+
+    /// A burst of spawns on one worker, while the others sleep, wakes a sleeper per
+    /// spawned task from the spawner's own pushes, before any thief can pass a wake-up on:
+    /// right after the spawns, no worker is left asleep. (Without the burst note the first
+    /// push wakes one and the rest wait for the thieves' passed-on wake-ups.) Under the
+    /// deques whose every task is stealable; a thief that steals between the pushes can
+    /// leave one asleep for a moment, so one clean round of five is enough.
+    #[test]
+    fn a_burst_of_spawns_wakes_a_sleeper_per_task_from_the_spawners_pushes() {
+        const THREADS: usize = 4;
+        for policy in [Policy::Asym, Policy::ChaseLev, Policy::Abp, Policy::Locked] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(THREADS)
+                .policy(policy)
+                .build()
+                .unwrap();
+            let mut left_asleep = Vec::new();
+            for _ in 0..5 {
+                // Let every worker run out of spin rounds and fall asleep.
+                std::thread::sleep(Duration::from_millis(50));
+                let release = AtomicBool::new(false);
+                let asleep = pool.scope(|s| {
+                    for _ in 1..THREADS {
+                        s.spawn(|_| {
+                            let t0 = Instant::now();
+                            while !release.load(Ordering::SeqCst)
+                                && t0.elapsed() < Duration::from_secs(5)
+                            {
+                                std::hint::spin_loop();
+                            }
+                        });
+                    }
+                    let worker = WorkerThread::current();
+                    assert!(!worker.is_null());
+                    // SAFETY: the calling thread's own worker, alive while it runs a task.
+                    let worker = unsafe { &*worker };
+                    let asleep = worker.registry.sleep.asleep();
+                    release.store(true, Ordering::SeqCst);
+                    asleep
+                });
+                left_asleep.push(asleep);
+                if asleep == 0 {
+                    break;
+                }
+            }
+            assert_eq!(
+                left_asleep.last(),
+                Some(&0),
+                "{policy}: workers still asleep right after the spawns, per round: \
+                 {left_asleep:?}"
+            );
         }
     }
 }

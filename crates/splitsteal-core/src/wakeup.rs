@@ -12,6 +12,13 @@
 //!   every other worker (a standing request), so the next worker that makes work exposes
 //!   one task (LCWS) and wakes a sleeper.
 //!
+//! And one note the owner leaves itself, [`Wanted::BURST`]: it woke a sleeper and others
+//! still sleep, so its next push or pop comes back to the cold path and wakes another if
+//! its deque then holds more tasks a thief can take than it woke thieves for (deques whose
+//! every task is stealable; an LCWS answer exposes one task). A burst of pushes so wakes
+//! a sleeper per push, as rayon's pushes do, while a join that pops its task straight back
+//! wakes one. The note is a hint: no wake-up depends on it (a sleeper's own request does).
+//!
 //! # Why no wake-up is lost, with no fence on the push path
 //!
 //! The owner's side is a store then a load: `bot` (or the classical deques' bottom), then
@@ -61,6 +68,9 @@ impl Wanted {
     pub(crate) const POLL_REQUEST: u8 = 1;
     /// A sleeping thief's standing request: expose one task and wake a sleeper.
     pub(crate) const SLEEPER: u8 = 2;
+    /// The owner's own note after it woke a sleeper while others slept: at the next push
+    /// or pop, wake another if more tasks can be stolen than it woke thieves for.
+    pub(crate) const BURST: u8 = 4;
 
     pub(crate) fn new() -> Wanted {
         Wanted(AtomicU8::new(0))
@@ -74,10 +84,10 @@ impl Wanted {
         unsafe { &*(byte as *const AtomicU8).cast::<Wanted>() }
     }
 
-    /// Every want: the two above. (The byte's top bit, `Row::OWNER_FENCES`, belongs to an
+    /// Every want: the three above. (The byte's top bit, `Row::OWNER_FENCES`, belongs to an
     /// asymmetric deque whose owner must fence its pops: it sends every pop out of line,
     /// but no push, and is never taken.)
-    const WANTS: u8 = Self::POLL_REQUEST | Self::SLEEPER;
+    const WANTS: u8 = Self::POLL_REQUEST | Self::SLEEPER | Self::BURST;
 
     /// What the owner looks for after a push: the wants, and an asymmetric deque's thief
     /// waiting for the answer to its claim (`Row::CLAIM_POSTED`, which the thief clears

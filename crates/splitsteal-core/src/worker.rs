@@ -255,6 +255,9 @@ pub(crate) struct WorkerThread {
     /// policies keep their deque operations at one worker, where the papers measure them.
     alone: bool,
     rng: Cell<u64>,
+    /// How many sleepers this worker has woken since a sleeper's request last reached it
+    /// (`answer_wants`: a burst wakes one per task a thief can take).
+    burst_woken: Cell<usize>,
     pub(crate) counters: WorkerCounters,
 }
 
@@ -280,6 +283,7 @@ impl WorkerThread {
             leave_pending: Cell::new(false),
             // Any non-zero seed; distinct per worker.
             rng: Cell::new(0x9E37_79B9_7F4A_7C15 ^ ((index as u64 + 1) << 17)),
+            burst_woken: Cell::new(0),
             counters: WorkerCounters::default(),
             registry,
             index,
@@ -435,7 +439,9 @@ impl WorkerThread {
 
     /// Answers what thieves want: an `asym` thief's posted claim is answered (the deque's
     /// `answer_claim`), a poll request or a sleeper's standing request gets one
-    /// exposure (if nothing is public yet), and a sleeper is woken. With nothing to give,
+    /// exposure (if nothing is public yet), and a sleeper is woken (and under a deque
+    /// whose every task is stealable, more at the next pushes and pops while they have
+    /// tasks to take: `Wanted::BURST`). With nothing to give,
     /// a poll request is answered empty and a sleeper's request is left for the next push
     /// (waking it now would only have it fall asleep again). Runs on the owner's thread
     /// outside any signal handler.
@@ -475,8 +481,31 @@ impl WorkerThread {
                 self.answered_with(info, exposed);
             }
         }
-        if sleeper {
-            self.registry.sleep.wake_one();
+        // A sleeper's request wakes one sleeper. While more sleep, a burst note
+        // (`Wanted::BURST`) sends this worker's next push or pop here again, to wake
+        // another if its deque then holds more stealable tasks than it woke thieves for.
+        // A burst of work on one worker (a spawn loop, the first splits of a recursion or
+        // a parallel loop after an idle spell) so wakes a sleeper per push, as many as its
+        // tasks can keep busy, rather than one per round of thieves' passed-on wake-ups
+        // (`stole`); a join that pops its own task back at once wakes one, as before.
+        let woken = if sleeper {
+            0
+        } else if wants & Wanted::BURST != 0
+            && sleepers
+            && self.deque.stealable_len() > self.burst_woken.get()
+        {
+            self.burst_woken.get()
+        } else {
+            return;
+        };
+        if self.registry.sleep.wake_one() {
+            self.burst_woken.set(woken + 1);
+            // Not under the LCWS policies: their answer exposes one task at a time, which
+            // one thief takes.
+            if self.deque.split().is_none() && self.registry.sleep.has_sleepers() {
+                count_rmw(Side::Scheduler);
+                self.wanted().post(Wanted::BURST);
+            }
         }
     }
 
@@ -697,14 +726,14 @@ impl WorkerThread {
 
     /// Bookkeeping of a successful steal from `victim`, and the wake-up it passes on.
     ///
-    /// A victim's push wakes one sleeper (the sleepers' standing requests are one flag,
-    /// taken at once), so a burst of work on one worker (spawns from a loop, the first
-    /// split of a parallel loop after an idle spell) would reach one thief and stay on two
-    /// workers. So each successful thief passes a wake-up on while others sleep: to one
-    /// sleeper now if the victim has work left, else as a standing request on the victim,
-    /// so that its next push wakes one. Thieves woken this way do the same when they
-    /// succeed, and the wake-ups spread in doublings. A steal is rare (the LCWS paper's
-    /// O(P·T∞) bound), so this adds at most one wake-up per steal.
+    /// A victim's pushes wake a sleeper each while it holds tasks for them
+    /// (`answer_wants`), but a victim deep in a task neither pushes nor pops, and a split
+    /// deque's answer exposes one task, which reaches one thief: a burst of work there
+    /// would stay on two workers. So each successful thief passes a wake-up on while
+    /// others sleep: to one sleeper now if the victim has work left, else as a standing
+    /// request on the victim, so that its next push wakes one. Thieves woken this way do
+    /// the same when they succeed, and the wake-ups spread in doublings. A steal is rare
+    /// (the LCWS paper's O(P·T∞) bound), so this adds at most one wake-up per steal.
     fn stole(&self, job: JobRef, victim: &WorkerInfo) -> JobRef {
         self.counters.steals.bump();
         if self.registry.sleep.has_sleepers() {
