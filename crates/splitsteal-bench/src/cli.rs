@@ -12,7 +12,7 @@ use splitsteal_report::out_dir::{self, PathError};
 use splitsteal_report::{say, tell, Exit, ExitError};
 
 use crate::html::{self, RunInfo};
-use crate::modes::{self, Env, Mode, ModeOutput};
+use crate::modes::{self, runtimes, Env, Mode, ModeOutput};
 use crate::report::{fmt_secs, write_atomic, write_results, Record, RunMeta};
 use crate::runner::{Progress, Watchdog};
 use crate::sched::{PoolOptions, SchedulerKind};
@@ -178,7 +178,20 @@ impl ValueEnum for ModeArg {
 }
 
 fn parse_workload(s: &str) -> Result<String, String> {
-    workloads::find(s).map(|w| w.name.to_string())
+    // The runtimes mode's programs, then the suite's and the iter section's workloads.
+    let t = s.trim();
+    if let Some(p) = runtimes::PROGRAM_NAMES
+        .iter()
+        .find(|p| p.eq_ignore_ascii_case(t))
+    {
+        return Ok(p.to_string());
+    }
+    workloads::find(s).map(|w| w.name.to_string()).map_err(|e| {
+        format!(
+            "{e}; and the runtimes mode's: {}",
+            runtimes::PROGRAM_NAMES.join(", ")
+        )
+    })
 }
 
 fn parse_scheduler(s: &str) -> Result<SchedulerKind, String> {
@@ -254,6 +267,9 @@ pub fn list() -> String {
             (w.params)(Size::Full)
         );
     }
+    s.push_str(
+        "\nPrograms of the runtimes mode (--workload): fib, skynet, nqueens, matmul (see --mode's help)\n",
+    );
     s.push_str("\nSchedulers (--policy):\n");
     for k in SchedulerKind::all() {
         let _ = writeln!(s, "  {}", k.name());

@@ -164,7 +164,7 @@ impl Mode {
                 name: "runtimes",
                 planned_runs: |env, _| runtimes::planned_runs(env),
                 run: |env, _| runtimes::run(env),
-                workloads: |_| None,
+                workloads: |env| Some(runtimes::programs(env).iter().map(|p| p.name()).collect()),
             },
         }
     }

@@ -173,11 +173,26 @@ impl Program {
     }
 }
 
+/// The programs' names (`--workload` accepts them with this mode).
+pub const PROGRAM_NAMES: [&str; 4] = ["fib", "skynet", "nqueens", "matmul"];
+
+/// The programs this run selects: those `--workload` names, else all four.
+pub fn programs(env: &Env) -> Vec<Program> {
+    Program::all(env.size)
+        .into_iter()
+        .filter(|p| {
+            env.workloads
+                .as_ref()
+                .is_none_or(|sel| sel.iter().any(|n| n.eq_ignore_ascii_case(p.name())))
+        })
+        .collect()
+}
+
 /// Runs planned by [`run`].
 pub fn planned_runs(env: &Env) -> u64 {
     let cells = runtimes(env).len() * env.threads_or(&[1, 2]).len();
     let rounds = env.reps_or(REPS.0, REPS.1, REPS.2) + env.warmup;
-    (Program::all(env.size).len() * cells * rounds) as u64
+    (programs(env).len() * cells * rounds) as u64
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1043,7 +1058,7 @@ pub fn run(env: &Env) -> ModeOutput {
     });
     let reps = env.reps_or(REPS.0, REPS.1, REPS.2);
     let mut records = Vec::new();
-    for program in Program::all(env.size) {
+    for program in programs(env) {
         env.progress
             .msg(format!("{}: {}", program.name(), program.params()));
         let recs = measure(env, program, &cells, env.warmup, reps);

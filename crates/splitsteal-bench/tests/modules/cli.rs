@@ -151,6 +151,31 @@ fn values_that_cannot_run_are_rejected_up_front() {
     assert!(e.contains("--policy"), "{e}");
 }
 
+/// `--workload` picks the runtimes mode's programs too: `skynet` is its own, `fib` both
+/// its and the suite's; a name neither knows is an error that lists both.
+#[test]
+fn the_runtimes_programs_are_selected_by_workload() {
+    use splitsteal_bench::modes::runtimes::{self, Program};
+    let args = ["--mode", "runtimes", "--quick", "--workload", "skynet,FIB"];
+    assert_eq!(plan_of(&args).unwrap(), vec![Mode::Runtimes]);
+    let a = parse(&args).unwrap();
+    let names: Vec<&str> = runtimes::programs(&env(&a))
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    assert_eq!(names, ["fib", "skynet"]);
+    let all = env(&parse(&["--mode", "runtimes", "--quick"]).unwrap());
+    assert_eq!(runtimes::programs(&all), Program::all(all.size).to_vec());
+    // With the suite alone, skynet has nowhere to run.
+    let e = plan_of(&["--mode", "suite", "--workload", "skynet"]).unwrap_err();
+    assert!(e.contains("--mode suite"), "{e}");
+    let e = parse(&["--workload", "skynets"]).unwrap_err();
+    assert!(
+        e.contains("cilksort") && e.contains("skynet, nqueens"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_default_mode_with_nothing_to_run_is_skipped() {
     assert_eq!(plan_of(&["--workload", "fib"]).unwrap(), vec![Mode::Suite]);
