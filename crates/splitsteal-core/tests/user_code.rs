@@ -1008,13 +1008,15 @@ fn every_signal_reset_to_sig_dfl_after_the_build_kills_nothing() {
         }
     }
     // Under a signal policy the thieves, finding the disposition changed, send no more and
-    // post poll requests, which the workers answer at their joins: stealing goes on.
+    // post poll requests, which the workers answer at their joins: stealing goes on. A
+    // few steals, not one: a thief that fell asleep gets its first task from a standing
+    // request, without asking (and then would not report the change the parent checks).
     let before = pool.stats().steals;
     for _ in 0..5 {
         assert_eq!(pool.install(|| common::fib(22)), 17711);
     }
     let t = Instant::now();
-    while case.threads > 1 && pool.stats().steals == before && t.elapsed() < LIMIT {
+    while case.threads > 1 && pool.stats().steals < before + 8 && t.elapsed() < LIMIT {
         assert_eq!(pool.install(|| common::fib(22)), 17711);
     }
     let steals = pool.stats().steals - before;
