@@ -180,18 +180,13 @@ impl ValueEnum for ModeArg {
 fn parse_workload(s: &str) -> Result<String, String> {
     // The runtimes mode's programs, then the suite's and the iter section's workloads.
     let t = s.trim();
-    if let Some(p) = runtimes::PROGRAM_NAMES
-        .iter()
-        .find(|p| p.eq_ignore_ascii_case(t))
-    {
+    let programs = runtimes::program_names();
+    if let Some(p) = programs.iter().find(|p| p.eq_ignore_ascii_case(t)) {
         return Ok(p.to_string());
     }
-    workloads::find(s).map(|w| w.name.to_string()).map_err(|e| {
-        format!(
-            "{e}; and the runtimes mode's: {}",
-            runtimes::PROGRAM_NAMES.join(", ")
-        )
-    })
+    workloads::find(s)
+        .map(|w| w.name.to_string())
+        .map_err(|e| format!("{e}; and the runtimes mode's: {}", programs.join(", ")))
 }
 
 fn parse_scheduler(s: &str) -> Result<SchedulerKind, String> {
@@ -267,8 +262,10 @@ pub fn list() -> String {
             (w.params)(Size::Full)
         );
     }
-    s.push_str(
-        "\nPrograms of the runtimes mode (--workload): fib, skynet, nqueens, matmul (see --mode's help)\n",
+    let _ = writeln!(
+        s,
+        "\nPrograms of the runtimes mode (--workload): {} (see --mode's help)",
+        runtimes::program_names().join(", ")
     );
     s.push_str("\nSchedulers (--policy):\n");
     for k in SchedulerKind::all() {

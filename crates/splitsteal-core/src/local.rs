@@ -543,9 +543,8 @@ impl LocalDeque {
         }
     }
 
-    /// How many of the deque's tasks a thief could take now (the owner's view): all of
-    /// them, except in a split deque, where only the public part.
-    pub(crate) fn stealable_len(&self) -> usize {
+    /// How many tasks the deque holds (the owner's exact view).
+    pub(crate) fn len(&self) -> usize {
         fn len<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> usize {
             // SAFETY: as in `own`: a short borrow on the owner's thread (callers
             // are the owner's own methods, never a signal handler).
@@ -559,30 +558,13 @@ impl LocalDeque {
             Kind::SplitPolled(d)
             | Kind::SplitSignalled(d)
             | Kind::MailingSplitPolled(Mailed { deque: d, .. })
-            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => {
-                // SAFETY: as above.
-                unsafe { &*d.get() }.public_len()
-            }
+            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => len(d),
         }
     }
 
     /// Whether the deque holds no task (the owner's exact view).
     pub(crate) fn is_empty(&self) -> bool {
-        fn empty<D: Owner<JobRef>>(d: &UnsafeCell<D>) -> bool {
-            // SAFETY: as in `own`: a short borrow on the owner's thread (callers
-            // are the owner's own methods, never a signal handler).
-            unsafe { &*d.get() }.is_empty()
-        }
-        match &self.kind {
-            Kind::Asym(d) | Kind::MailingAsym(Mailed { deque: d, .. }) => empty(d),
-            Kind::Locked(d) | Kind::MailingLocked(Mailed { deque: d, .. }) => empty(d),
-            Kind::Abp(d) | Kind::MailingAbp(Mailed { deque: d, .. }) => empty(d),
-            Kind::ChaseLev(d) | Kind::MailingChaseLev(Mailed { deque: d, .. }) => empty(d),
-            Kind::SplitPolled(d)
-            | Kind::SplitSignalled(d)
-            | Kind::MailingSplitPolled(Mailed { deque: d, .. })
-            | Kind::MailingSplitSignalled(Mailed { deque: d, .. }) => empty(d),
-        }
+        self.len() == 0
     }
 }
 

@@ -483,7 +483,8 @@ impl WorkerThread {
         }
         // A sleeper's request wakes one sleeper. While more sleep, a burst note
         // (`Wanted::BURST`) sends this worker's next push or pop here again, to wake
-        // another if its deque then holds more stealable tasks than it woke thieves for.
+        // another if its deque then holds more tasks than it woke thieves for (every task
+        // is stealable where the note is left).
         // A burst of work on one worker (a spawn loop, the first splits of a recursion or
         // a parallel loop after an idle spell) so wakes a sleeper per push, as many as its
         // tasks can keep busy, rather than one per round of thieves' passed-on wake-ups
@@ -492,7 +493,7 @@ impl WorkerThread {
             0
         } else if wants & Wanted::BURST != 0
             && sleepers
-            && self.deque.stealable_len() > self.burst_woken.get()
+            && self.deque.len() > self.burst_woken.get()
         {
             self.burst_woken.get()
         } else {
