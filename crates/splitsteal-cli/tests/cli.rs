@@ -233,7 +233,10 @@ fn an_out_folder_under_a_regular_file_is_named_before_running() {
 /// thread's own arena reserves 64 MiB of address space, and with them a thread that had
 /// started could find no memory for its thread-local destructors (glibc then aborts the
 /// process) before a thread's creation failed; small allocations from the one arena leave
-/// the stacks to hit the limit first.
+/// the stacks to hit the limit first. With 32 MiB stacks (`RUST_MIN_STACK`): a thread that
+/// has started still maps its own signal stack (std's, a few pages), and with 2 MiB stacks
+/// the space the last stack left was at times too small for one (a started thread then
+/// aborted the process: 1 run in 30); sixteen times larger stacks make that rare.
 #[test]
 fn a_failed_cell_exits_1_after_writing_the_report() {
     let out = scratch("failed");
@@ -249,6 +252,7 @@ fn a_failed_cell_exits_1_after_writing_the_report() {
         .env_remove("SPLITSTEAL_NUM_THREADS")
         .env_remove("SPLITSTEAL_POLICY")
         .env("MALLOC_ARENA_MAX", "1")
+        .env("RUST_MIN_STACK", (32 << 20).to_string())
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
