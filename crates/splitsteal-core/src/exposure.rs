@@ -37,8 +37,12 @@
 //!   block-then-`sigwait` pattern does, has workers that inherit that mask, and a start
 //!   handler that blocks every signal so that only `main` gets `SIGINT` is common);
 //! - a thief checks the disposition before every send ([`handler_is_ours`]): when it is not
-//!   the pool's handler any more, it sends nothing and posts a poll request instead, and the
-//!   pool says so once on stderr. A foreign handler then gets only the pool's signals
+//!   the pool's handler any more, it sends nothing, posts a poll request instead and
+//!   clears the mark it claimed (no signal is on its way), and the pool says so once on
+//!   stderr. From then on the thieves ask as `lcws-poll`'s do: a victim with a poll
+//!   request posted is not asked again, and an idle thief sleeps until the victim's next
+//!   push answers it and wakes it (they look at the disposition again at each new
+//!   request, so a restored handler gets signals again). A foreign handler then gets only the pool's signals
 //!   already on their way when it was installed, at most one per worker, and a disposition
 //!   reset to the default only those too: with `SIGURG`, whose default action is to ignore
 //!   it, they are dropped; with a real-time number of the user's choice, whose default
@@ -147,6 +151,16 @@ impl SignalMark {
         self.0.store(false, Ordering::Release);
     }
 
+    /// Clears the mark of a claim that sent nothing (the signal's disposition was not the
+    /// pool's handler), so that the next request is not taken for an unanswered signal.
+    /// A borrowed worker's [`close`](SignalMark::close) that races with it is undone; its
+    /// gate still stops every send (the thief then posts a poll request).
+    #[inline]
+    pub(crate) fn withdraw(&self) {
+        // Relaxed: nothing was exposed for a thief to see; it only lets the next claim in.
+        self.0.store(false, Ordering::Relaxed);
+    }
+
     /// Sets the mark for good (a borrowed worker left the pool): no thief claims it again.
     pub(crate) fn close(&self) {
         // Relaxed: a thief that still reads it clear is stopped by the gate.
@@ -213,6 +227,85 @@ pub(crate) fn unblock(signo: c_int) {
 /// installed another handler, or ignores or resets the signal, after the pool was built).
 pub(crate) fn handler_is_ours(signo: c_int) -> bool {
     signals::handler_is(signo, on_exposure_signal)
+}
+
+#[cfg(all(test, unix, not(loom), not(miri)))]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use crate::wakeup::Wanted;
+    use crate::worker::WorkerThread;
+    use crate::{join, Policy, ThreadPoolBuilder};
+
+    /// Polls `what` for up to five seconds; whether it became true.
+    fn within_five_seconds(mut what: impl FnMut() -> bool) -> bool {
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(5) {
+            if what() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        false
+    }
+
+    /// The program ignores the pool's signal after the build. A thief that then asks a
+    /// victim with private work sends nothing, posts a poll request and leaves the
+    /// victim's mark clear (no signal is on its way); while the request waits for the
+    /// victim's next push, the thief sleeps instead of asking again. (With the mark left
+    /// set, later requests went out only at the overdue follow-ups, 20 ms doubling to
+    /// 20 s, and stealing nearly stopped on a loaded machine.)
+    #[test]
+    fn a_thief_that_finds_the_signal_not_ours_asks_by_polling_and_sleeps() {
+        let signo = libc::SIGRTMIN() + 11;
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .policy(Policy::LcwsHalf)
+            .signal(signo)
+            .build()
+            .unwrap();
+        // SAFETY: ignores a signal number no other test uses; no handler of ours runs.
+        let old = unsafe { libc::signal(signo, libc::SIG_IGN) };
+        assert_ne!(old, libc::SIG_ERR);
+        let (asked, slept) = pool.install(|| {
+            // The outer join's task may go to a sleeping thief (its standing request);
+            // the inner one stays private until asked for.
+            join(
+                || {
+                    join(
+                        || {
+                            // SAFETY: the calling thread's own worker, alive while it runs
+                            // a task.
+                            let me = unsafe { &*WorkerThread::current() };
+                            let registry = &*me.registry;
+                            let mine = &registry.workers[me.index];
+                            let asked = within_five_seconds(|| {
+                                registry.foreign_handler_seen()
+                                    && mine.wanted().has(Wanted::POLL_REQUEST)
+                                    && !mine.signalled.is_pending(crate::sync::Ordering::SeqCst)
+                            });
+                            // Asleep now, and still asleep a while later: not going back
+                            // to work at every look.
+                            let slept = within_five_seconds(|| registry.sleep.asleep() == 1) && {
+                                std::thread::sleep(Duration::from_millis(50));
+                                registry.sleep.asleep() == 1
+                            };
+                            (asked, slept)
+                        },
+                        || (),
+                    )
+                    .0
+                },
+                || (),
+            )
+            .0
+        });
+        assert!(
+            asked,
+            "the victim's mark stayed set, or no poll request came"
+        );
+        assert!(slept, "the thief did not sleep on its poll request");
+    }
 }
 
 #[cfg(all(test, loom))]

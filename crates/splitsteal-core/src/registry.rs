@@ -201,9 +201,10 @@ pub(crate) struct Registry {
     /// `stats` bookkeeping; its lock also keeps a borrowed worker from unpublishing its
     /// counters while they are read.
     book: Mutex<StatsBook>,
-    /// Whether a thief found a foreign handler on the exposure signal and said so on stderr
-    /// (once per pool).
-    foreign_handler_reported: AtomicBool,
+    /// Whether a thief found a foreign handler on the exposure signal (and said so on
+    /// stderr, once per pool): from then on thieves ask a victim with a poll request
+    /// posted no further, as under `lcws-poll` (`WorkerThread::notify`).
+    foreign_handler_seen: AtomicBool,
 }
 
 /// What `stats` subtracts and adds besides the live workers' counters.
@@ -257,7 +258,7 @@ impl Registry {
             // own: `worker::leave_borrowed`), so it counts as passed from the start.
             exited: AtomicUsize::new(usize::from(borrowed)),
             book: Mutex::new(StatsBook::default()),
-            foreign_handler_reported: AtomicBool::new(false),
+            foreign_handler_seen: AtomicBool::new(false),
         }
     }
 
@@ -326,8 +327,8 @@ impl Registry {
     /// A thief found that `signo` has a handler that is not ours: says so on stderr, once
     /// per pool.
     pub(crate) fn report_foreign_handler(&self, signo: std::ffi::c_int) {
-        // Relaxed: only makes the message appear once.
-        if !self.foreign_handler_reported.swap(true, Ordering::Relaxed) {
+        // Relaxed: only makes the message appear once (and `foreign_handler_seen` is a hint).
+        if !self.foreign_handler_seen.swap(true, Ordering::Relaxed) {
             eprintln!(
                 "splitsteal: signal {signo}, which this pool uses to ask its workers for work, \
                  no longer runs splitsteal's handler (the program installed its own, reset \
@@ -336,6 +337,15 @@ impl Registry {
                  with ThreadPoolBuilder::signal)"
             );
         }
+    }
+
+    /// Whether a thief ever found the exposure signal's disposition not ours (see
+    /// `report_foreign_handler`); it may have been restored since.
+    #[inline]
+    pub(crate) fn foreign_handler_seen(&self) -> bool {
+        // Relaxed: a hint; a thief that misses it asks once more, through the check
+        // before every send.
+        self.foreign_handler_seen.load(Ordering::Relaxed)
     }
 
     /// Whether the pool has been told to stop (its workers stop once idle).

@@ -255,7 +255,7 @@ impl Sleep {
 
     /// How many workers are asleep and not yet woken (tests).
     #[cfg(test)]
-    fn asleep(&self) -> usize {
+    pub(crate) fn asleep(&self) -> usize {
         self.slots
             .iter()
             // Relaxed: a snapshot for a test's look.

@@ -766,6 +766,11 @@ impl WorkerThread {
             self.post_poll_request(info);
             return;
         };
+        // The signal ran a foreign handler when last looked at: a victim asked by polling
+        // answers at its next push (a `sigaction` call per look would only find the same).
+        if self.registry.foreign_handler_seen() && info.wanted().has(Wanted::POLL_REQUEST) {
+            return;
+        }
         // One signal in flight per victim: only the thief that sets the mark sends
         // (`crate::exposure`, "One signal in flight per victim").
         if !info.signalled.claim() {
@@ -779,7 +784,9 @@ impl WorkerThread {
 
     /// Sends `signal` to `info`'s worker if its disposition is still the pool's handler;
     /// else (the program installed its own, reset it to the default or ignores it, after the
-    /// build) posts a poll request instead, and reports it once. Checking before every send
+    /// build) posts a poll request instead, clears the victim's mark (no signal of ours is
+    /// on its way, and none of our handlers will clear it) and its follow-up count, and
+    /// reports it once. Checking before every send
     /// is what keeps a program that resets the pool's signal from being killed by it (a
     /// real-time signal's default action ends the process) and keeps another handler from
     /// receiving the pool's signals, but for a signal already on its way when the
@@ -790,6 +797,9 @@ impl WorkerThread {
         } else {
             self.registry.report_foreign_handler(signal);
             self.post_poll_request(info);
+            // Relaxed: a hint for the overdue check (as the handler's reset).
+            info.rearms.store(0, Ordering::Relaxed);
+            info.signalled.withdraw();
         }
     }
 
@@ -831,8 +841,8 @@ impl WorkerThread {
         // Relaxed: a hint (see `overdue_after`).
         info.rearms.fetch_add(1, Ordering::Relaxed);
         self.post_poll_request(info);
-        // A foreign disposition gets none of ours: the victims answer poll requests at
-        // their pushes meanwhile (checked again at each overdue look).
+        // A foreign disposition gets none of ours (and the mark is cleared): the victims
+        // answer poll requests at their pushes meanwhile.
         self.send_signal_if_ours(info, signal);
     }
 
@@ -905,6 +915,11 @@ impl WorkerThread {
                 // at again when it is next overdue, and an overdue one now.
                 // Relaxed: a hint; the nap is bounded.
                 if !info.signalled.is_pending(Ordering::Relaxed) {
+                    // Asked by polling (a foreign handler owns the signal): as under
+                    // `lcws-poll` below.
+                    if registry.foreign_handler_seen() && info.wanted().has(Wanted::POLL_REQUEST) {
+                        continue;
+                    }
                     return Verdict::Work;
                 }
                 let this = match overdue_in(info) {
