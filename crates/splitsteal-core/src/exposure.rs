@@ -229,7 +229,7 @@ pub(crate) fn handler_is_ours(signo: c_int) -> bool {
     signals::handler_is(signo, on_exposure_signal)
 }
 
-#[cfg(all(test, unix, not(loom), not(miri)))]
+#[cfg(all(test, target_os = "linux", not(loom), not(miri)))]
 mod tests {
     use std::time::{Duration, Instant};
 
