@@ -1011,13 +1011,21 @@ fn every_signal_reset_to_sig_dfl_after_the_build_kills_nothing() {
     // post poll requests, which the workers answer at their joins: stealing goes on. A
     // few steals, not one: a thief that fell asleep gets its first task from a standing
     // request, without asking (and then would not report the change the parent checks).
+    // Runs long enough for a thief to ask and then steal within one run on a loaded
+    // machine too: there a thief between steal attempts yields, and gets a CPU again only
+    // after the busy threads' time slices (milliseconds), so it asks in one slice and
+    // takes what the answer exposed in a later one. With `fib(22)` runs (under a
+    // millisecond) whole runs went by without a steal: none in 30 s once in 25 runs of
+    // this binary beside two CPU hogs. With three children and two hogs on the 2 CPUs
+    // (`lcws-signal` and `lcws-half`, 30 children each) a child took 8 and 11 s (medians,
+    // up to 27) with `fib(27)` runs, and 0.3 and 0.7 s (up to 1.8) with `fib(30)`.
     let before = pool.stats().steals;
     for _ in 0..5 {
         assert_eq!(pool.install(|| common::fib(22)), 17711);
     }
     let t = Instant::now();
     while case.threads > 1 && pool.stats().steals < before + 8 && t.elapsed() < LIMIT {
-        assert_eq!(pool.install(|| common::fib(22)), 17711);
+        assert_eq!(pool.install(|| common::fib(30)), 832_040);
     }
     let steals = pool.stats().steals - before;
     assert!(
