@@ -1061,9 +1061,13 @@ fn signals_blocked_before_the_pool_exists_all_reach_the_program() {
     let before = pool.stats().steals;
     let stop = AtomicBool::new(false);
     let got = std::thread::scope(|s| {
+        // `fib(30)` runs, long enough for a thief to ask and steal within one on a loaded
+        // machine (see `every_signal_reset_to_sig_dfl_after_the_build_kills_nothing`):
+        // with `fib(20)` runs, four runs of this binary in a row beside two CPU hogs saw no
+        // steal in 30 s (`lcws-cons`, `SIGRTMIN+7`).
         s.spawn(|| {
             while !stop.load(Ordering::Relaxed) {
-                assert_eq!(pool.install(|| common::fib(20)), 6765);
+                assert_eq!(pool.install(|| common::fib(30)), 832_040);
             }
         });
         let t = Instant::now();
