@@ -42,11 +42,12 @@
 //!   stderr. From then on the thieves ask as `lcws-poll`'s do: a victim with a poll
 //!   request posted is not asked again, and an idle thief sleeps until the victim's next
 //!   push answers it and wakes it (they look at the disposition again at each new
-//!   request, so a restored handler gets signals again). A foreign handler then gets only the pool's signals
-//!   already on their way when it was installed, at most one per worker, and a disposition
-//!   reset to the default only those too: with `SIGURG`, whose default action is to ignore
-//!   it, they are dropped; with a real-time number of the user's choice, whose default
-//!   action ends the process, one that lands in that window still does;
+//!   request, so a restored handler gets signals again). A foreign handler then gets only
+//!   the pool's signals already on their way when it was installed, at most one per
+//!   worker, and a disposition reset to the default only those too: with `SIGURG`, whose
+//!   default action is to ignore it, they are dropped; with a real-time number of the
+//!   user's choice, whose default action ends the process, one that lands in that window
+//!   still does;
 //! - a send that fails is answered like a signal that never came (below), at once with a
 //!   poll request;
 //! - a thief that finds a victim's mark older than a bounded time (`worker::OVERDUE`,
