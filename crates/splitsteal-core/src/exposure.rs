@@ -268,39 +268,28 @@ mod tests {
         // SAFETY: ignores a signal number no other test uses; no handler of ours runs.
         let old = unsafe { libc::signal(signo, libc::SIG_IGN) };
         assert_ne!(old, libc::SIG_ERR);
-        let (asked, slept) = pool.install(|| {
-            // The outer join's task may go to a sleeping thief (its standing request);
-            // the inner one stays private until asked for.
-            join(
-                || {
-                    join(
-                        || {
-                            // SAFETY: the calling thread's own worker, alive while it runs
-                            // a task.
-                            let me = unsafe { &*WorkerThread::current() };
-                            let registry = &*me.registry;
-                            let mine = &registry.workers[me.index];
-                            let asked = within_five_seconds(|| {
-                                registry.foreign_handler_seen()
-                                    && mine.wanted().has(Wanted::POLL_REQUEST)
-                                    && !mine.signalled.is_pending(crate::sync::Ordering::SeqCst)
-                            });
-                            // Asleep now, and still asleep a while later: not going back
-                            // to work at every look.
-                            let slept = within_five_seconds(|| registry.sleep.asleep() == 1) && {
-                                std::thread::sleep(Duration::from_millis(50));
-                                registry.sleep.asleep() == 1
-                            };
-                            (asked, slept)
-                        },
-                        || (),
-                    )
-                    .0
-                },
-                || (),
-            )
-            .0
-        });
+        // Runs on the victim, in the inner join's first half: the outer join's task may
+        // go to a sleeping thief (its standing request), the inner one stays private until
+        // asked for.
+        let probe = || {
+            // SAFETY: the calling thread's own worker, alive while it runs a task.
+            let me = unsafe { &*WorkerThread::current() };
+            let registry = &*me.registry;
+            let mine = &registry.workers[me.index];
+            let asked = within_five_seconds(|| {
+                registry.foreign_handler_seen()
+                    && mine.wanted().has(Wanted::POLL_REQUEST)
+                    && !mine.signalled.is_pending(crate::sync::Ordering::SeqCst)
+            });
+            // Asleep now, and still asleep a while later: not going back to work at
+            // every look.
+            let slept = within_five_seconds(|| registry.sleep.asleep() == 1) && {
+                std::thread::sleep(Duration::from_millis(50));
+                registry.sleep.asleep() == 1
+            };
+            (asked, slept)
+        };
+        let (asked, slept) = pool.install(|| join(|| join(probe, || ()).0, || ()).0);
         assert!(
             asked,
             "the victim's mark stayed set, or no poll request came"

@@ -766,9 +766,9 @@ impl WorkerThread {
             self.post_poll_request(info);
             return;
         };
-        // The signal ran a foreign handler when last looked at: a victim asked by polling
-        // answers at its next push (a `sigaction` call per look would only find the same).
-        if self.registry.foreign_handler_seen() && info.wanted().has(Wanted::POLL_REQUEST) {
+        // A victim asked by polling answers at its next push (a `sigaction` call per look
+        // would only find the same foreign handler).
+        if self.asked_by_polling(info) {
             return;
         }
         // One signal in flight per victim: only the thief that sets the mark sends
@@ -846,6 +846,14 @@ impl WorkerThread {
         self.send_signal_if_ours(info, signal);
     }
 
+    /// Whether `info`'s worker was asked by a poll request that is still posted, because a
+    /// foreign handler owned the pool's signal when a thief last looked
+    /// (`send_signal_if_ours`): thieves then neither ask it again nor stay awake for it.
+    #[inline]
+    fn asked_by_polling(&self, info: &WorkerInfo) -> bool {
+        self.registry.foreign_handler_seen() && info.wanted().has(Wanted::POLL_REQUEST)
+    }
+
     /// Posts a poll request on `info`'s worker (answered at its next push, under every
     /// policy, and under `lcws-poll` at its next pop), unless one is posted.
     fn post_poll_request(&self, info: &WorkerInfo) {
@@ -915,9 +923,8 @@ impl WorkerThread {
                 // at again when it is next overdue, and an overdue one now.
                 // Relaxed: a hint; the nap is bounded.
                 if !info.signalled.is_pending(Ordering::Relaxed) {
-                    // Asked by polling (a foreign handler owns the signal): as under
-                    // `lcws-poll` below.
-                    if registry.foreign_handler_seen() && info.wanted().has(Wanted::POLL_REQUEST) {
+                    // As under `lcws-poll` below.
+                    if self.asked_by_polling(info) {
                         continue;
                     }
                     return Verdict::Work;
